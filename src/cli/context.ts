@@ -1,0 +1,38 @@
+import type { Readable, Writable } from 'node:stream';
+
+/** A writable stream that may be a terminal. */
+export type OutStream = Writable & { isTTY?: boolean; columns?: number };
+
+/**
+ * Everything a command touches outside its arguments, injected so that the work can be
+ * tested without a terminal, a real clock or the user's config directory.
+ */
+export interface CliContext {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: Readable & { isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  now: () => Date;
+  /** Installs a handler for SIGINT/SIGTERM; returns a function that removes it. */
+  onSignal: (handler: (signal: NodeJS.Signals) => void) => () => void;
+  /** Set by a command that finished but wants a non-zero exit (e.g. an import with failed rows). */
+  exitCode?: number;
+}
+
+export function processContext(): CliContext {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    now: () => new Date(),
+    onSignal(handler) {
+      process.on('SIGINT', handler);
+      process.on('SIGTERM', handler);
+      return () => {
+        process.off('SIGINT', handler);
+        process.off('SIGTERM', handler);
+      };
+    },
+  };
+}

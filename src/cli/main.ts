@@ -1,0 +1,11 @@
+// Entry point of the bundled CLI. `--version` is answered before anything else loads, so a
+// version check costs no more than starting node; everything else is imported lazily.
+declare const __CHAMBERCTL_VERSION__: string;
+
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  process.stdout.write(`${__CHAMBERCTL_VERSION__}\n`);
+} else {
+  const [{ run }, { processContext }] = await Promise.all([import('./program.js'), import('./context.js')]);
+  process.exitCode = await run(argv, processContext(), __CHAMBERCTL_VERSION__);
+}

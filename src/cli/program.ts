@@ -1,0 +1,69 @@
+import { Command, CommanderError, Option } from 'commander';
+import type { CliContext } from './context.js';
+import { CliError, ExitCode } from './exit-codes.js';
+import { registerAuthCommands } from '../commands/auth.register.js';
+import { registerDirectoryCommands } from '../commands/directory.register.js';
+import { registerServe } from '../commands/serve.register.js';
+
+/**
+ * Builds the commander tree. Each command's action imports its implementation lazily, so
+ * `--help` loads no HTTP, server, prompt or table code.
+ */
+export function buildProgram(ctx: CliContext, version: string): Command {
+  const program = new Command('chamberctl')
+    .description('Manage a Chamber Directory: chambers, members and events, from the terminal or a script.')
+    .version(version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => ctx.stdout.write(s),
+      writeErr: (s) => ctx.stderr.write(s),
+      // Commander's own messages ("error: unknown option ...") are already one line.
+      outputError: (s, write) => write(s),
+    });
+  program
+    .option('--profile <name>', 'config profile to use (env CHAMBERCTL_PROFILE)')
+    .option('--json', 'print machine-readable JSON on stdout')
+    .addOption(new Option('--api-version <version>', 'API version to call').choices(['auto', 'v1', 'v2']))
+    .option('--base-url <url>', 'server base URL, overriding the profile')
+    .option('--no-color', 'disable colour (also NO_COLOR)')
+    .option('--verbose', 'print HTTP exchanges on stderr (secrets redacted)');
+
+  registerDirectoryCommands(program, ctx);
+  registerAuthCommands(program, ctx);
+  registerServe(program, ctx);
+  return program;
+}
+
+/** Runs the CLI and returns the exit code; never throws. */
+export async function run(argv: string[], ctx: CliContext, version: string): Promise<number> {
+  const program = buildProgram(ctx, version);
+  const verbose = argv.includes('--verbose');
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return ctx.exitCode ?? ExitCode.OK;
+  } catch (err) {
+    return reportError(err, ctx, verbose);
+  }
+}
+
+export function reportError(err: unknown, ctx: CliContext, verbose: boolean): number {
+  if (err instanceof CommanderError) {
+    // help and version displays are not failures
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+      return ExitCode.OK;
+    }
+    return ExitCode.USAGE;
+  }
+  if (err instanceof CliError) {
+    ctx.stderr.write(`error: ${err.message}\n`);
+    for (const line of err.details) ctx.stderr.write(`  ${line}\n`);
+    if (verbose && err.cause instanceof Error && err.cause.stack) ctx.stderr.write(`${err.cause.stack}\n`);
+    return err.exitCode;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  ctx.stderr.write(`error: ${message}\n`);
+  if (verbose && err instanceof Error && err.stack) ctx.stderr.write(`${err.stack}\n`);
+  return ExitCode.FAILURE;
+}

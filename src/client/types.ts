@@ -1,0 +1,52 @@
+import type { z } from 'zod';
+import type {
+  ApiVersion,
+  Chamber,
+  ChamberCreate,
+  Event,
+  ListPage,
+  Member,
+  MemberCreate,
+} from '../contract/index.js';
+
+/** The global options of cli.md, as commander hands them to every command (optsWithGlobals). */
+export interface GlobalOptions {
+  profile?: string;
+  json?: boolean;
+  apiVersion?: 'auto' | 'v1' | 'v2';
+  baseUrl?: string;
+  /** false with --no-color */
+  color: boolean;
+  verbose?: boolean;
+}
+
+/** Query parameters exactly as sent on the wire (`filter[status]`, `per_page`, ...). */
+export type WireQuery = Record<string, string>;
+
+/** Request bodies are sent as given (after the command checked them with the contract). */
+export type ChamberCreateBody = z.input<typeof ChamberCreate>;
+export type MemberCreateBody = z.input<typeof MemberCreate>;
+
+/**
+ * One call per endpoint of the interface. Implementations handle tokens, retries and
+ * error mapping: a failed call rejects with a CliError carrying the exit code of cli.md
+ * (401 → 3, 404 → 4, 409/422 → 5, 400 → 2, network/5xx → 1) and the server's field messages.
+ */
+export interface DirectoryApi {
+  listChambers(version: ApiVersion, query: WireQuery): Promise<ListPage<Chamber>>;
+  getChamber(version: ApiVersion, id: string, query: WireQuery): Promise<Chamber>;
+  createChamber(body: ChamberCreateBody): Promise<Chamber>; // v2 only
+  listMembers(version: ApiVersion, chamberId: string, query: WireQuery): Promise<ListPage<Member>>;
+  addMember(chamberId: string, body: MemberCreateBody): Promise<Member>; // v2 only
+  listEvents(chamberId: string, query: WireQuery): Promise<ListPage<Event>>; // v2 only
+}
+
+/** What a resource command gets from `openSession(globals, ctx)` (src/client/session.ts). */
+export interface Session {
+  api: DirectoryApi;
+  /** The profile's api-version, after --api-version; `auto` unless pinned. */
+  apiVersion: 'auto' | 'v1' | 'v2';
+  profileName: string;
+  /** Closes the HTTP pool; call when the command is done. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,52 @@
+import { Option, type Command } from 'commander';
+import type { CliContext } from '../cli/context.js';
+import { usageError } from '../cli/exit-codes.js';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  db?: string;
+  seed: 'demo' | 'none';
+  seedSize: 'standard' | 'large';
+  clientId?: string;
+  clientSecret?: string;
+  quiet?: boolean;
+}
+
+function parsePort(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw usageError(`--port must be a number from 0 to 65535, not "${value}"`);
+  return Number(value);
+}
+
+export function registerServe(program: Command, ctx: CliContext): void {
+  program
+    .command('serve')
+    .description('Run the Chamber Directory Service locally (v1 and v2) for offline work')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 8080)
+    .option('--db <path>', 'SQLite database file, or :memory: for a throwaway one (default: in the user data directory)')
+    .addOption(new Option('--seed <kind>', 'demo data for a new database').choices(['demo', 'none']).default('demo'))
+    .addOption(
+      new Option('--seed-size <size>', 'size of the demo data (large: 100k chambers, 1M members, for benchmarks)')
+        .choices(['standard', 'large'])
+        .default('standard'),
+    )
+    .option('--client-id <id>', 'register (or update) this API client')
+    .option('--client-secret <secret>', 'secret of --client-id')
+    .option('--quiet', 'do not log requests')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ chamberctl serve                          # http://127.0.0.1:8080, demo data
+  $ chamberctl serve --port 0 --db :memory:   # throwaway server on a free port
+  $ chamberctl serve --db ./dir.db --seed none --client-id ci --client-secret "$SECRET"`,
+    )
+    .action(async (opts: ServeOptions, cmd: Command) => {
+      if (Boolean(opts.clientId) !== Boolean(opts.clientSecret)) {
+        throw usageError('--client-id and --client-secret go together');
+      }
+      const { runServe } = await import('./serve.js');
+      await runServe(opts, ctx, cmd.optsWithGlobals());
+    });
+}

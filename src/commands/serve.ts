@@ -1,0 +1,97 @@
+import { join } from 'node:path';
+import envPaths from 'env-paths';
+import type { CliContext } from '../cli/context.js';
+import { CliError, ExitCode } from '../cli/exit-codes.js';
+import { startServer, StartError } from '../server/start.js';
+import type { ServeOptions } from './serve.register.js';
+
+/** Default database: CHAMBERCTL_DATA_DIR, else the platform's user data directory. */
+export function defaultDbPath(env: CliContext['env']): string {
+  const dir = env.CHAMBERCTL_DATA_DIR || envPaths('chamberctl', { suffix: '' }).data;
+  return join(dir, 'chamberctl.db');
+}
+
+/** A URL clients on this machine can use, even when listening on every interface. */
+function clientBaseUrl(baseUrl: string, host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '[::]') return baseUrl.replace(/\/\/[^/]+:/, '//127.0.0.1:');
+  return baseUrl;
+}
+
+export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { json?: boolean } = {}): Promise<void> {
+  const dbPath = opts.db ?? defaultDbPath(ctx.env);
+  const err = (s: string) => ctx.stderr.write(`${s}\n`);
+  let server;
+  try {
+    server = await startServer({
+      host: opts.host,
+      port: opts.port,
+      dbPath,
+      seed: opts.seed,
+      seedSize: opts.seedSize,
+      clientId: opts.clientId,
+      clientSecret: opts.clientSecret,
+      now: ctx.now,
+      log: opts.quiet ? undefined : err,
+    });
+  } catch (e) {
+    if (e instanceof StartError) throw new CliError(e.message, ExitCode.FAILURE);
+    throw e;
+  }
+
+  const base = server.baseUrl;
+  const generated = server.generatedClient;
+  if (globals.json) {
+    ctx.stdout.write(
+      `${JSON.stringify({
+        base_url: base,
+        v1: `${base}/v1`,
+        v2: `${base}/v2`,
+        database: dbPath,
+        ...(generated && { client_id: generated.clientId, client_secret: generated.clientSecret }),
+      })}\n`,
+    );
+  } else {
+    ctx.stdout.write(`Chamber Directory Service listening on ${base}\n  v1: ${base}/v1\n  v2: ${base}/v2\n  database: ${dbPath}\n`);
+    if (generated) {
+      ctx.stdout.write(
+        `A new API client was created; its secret is shown only this once:\n  client id:     ${generated.clientId}\n  client secret: ${generated.clientSecret}\n`,
+      );
+    }
+  }
+  if (server.seeded) {
+    err(`seeded demo data: ${server.seeded.chambers} chambers, ${server.seeded.members} members, ${server.seeded.events} events`);
+  }
+
+  // Point the `local` profile at this server so the next command just works.
+  try {
+    const { saveLocalProfile } = await import('../config/local-profile.js');
+    const credentials = generated ?? (opts.clientId ? { clientId: opts.clientId, clientSecret: opts.clientSecret } : {});
+    const saved = await saveLocalProfile(ctx, { baseUrl: clientBaseUrl(base, opts.host), ...credentials });
+    err(`profile "${saved.profile}" points here${saved.madeCurrent ? ' and is now the current profile' : ` (use it with --profile ${saved.profile})`}`);
+  } catch (e) {
+    err(`warning: could not update the local profile: ${(e as Error).message}`);
+  }
+
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const off = ctx.onSignal(() => {
+      if (stopping) {
+        err('stopping now');
+        process.exit(130); // a second Ctrl-C does not wait
+      }
+      stopping = true;
+      err('stopping: finishing requests in flight');
+      server.close().then(
+        () => {
+          off();
+          resolve();
+        },
+        (e: Error) => {
+          err(`error while stopping: ${e.message}`);
+          off();
+          resolve();
+        },
+      );
+    });
+  });
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/** Field name (dotted for nested fields) → every message for that field. */
+export type FieldErrors = Record<string, string[]>;
+
+export const ErrorBody = z.object({ error: z.string() });
+export const ValidationErrorBody = z.object({
+  error: z.string(),
+  fields: z.record(z.string(), z.array(z.string())),
+});
+export const OAuthErrorBody = z.object({
+  error: z.enum(['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_token']),
+  error_description: z.string(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+export type ValidationErrorBody = z.infer<typeof ValidationErrorBody>;
+export type OAuthErrorBody = z.infer<typeof OAuthErrorBody>;
+
+/** Collects every zod issue under its dotted path, so all failing fields come back at once. */
+export function fieldErrors(error: z.ZodError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.map(String).join('.') : '_';
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; fields: FieldErrors };
+
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown): Parsed<z.output<S>> {
+  const r = schema.safeParse(input);
+  return r.success ? { ok: true, value: r.data } : { ok: false, fields: fieldErrors(r.error) };
+}
+
+/**
+ * Parses a query string object (`key → string | string[]`) with `schema`. A parameter sent
+ * twice is an error rather than a silent pick. With `strictFilters`, a `filter[...]` name
+ * the schema does not know is an error too (a typo would otherwise return everything);
+ * other unknown parameters are ignored.
+ */
+export function parseQuery<S extends z.ZodObject>(
+  schema: S,
+  raw: Record<string, unknown>,
+  opts: { strictFilters: boolean },
+): Parsed<z.output<S>> {
+  const known = Object.keys(schema.shape);
+  const fields: FieldErrors = {};
+  const input: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (!known.includes(key)) {
+      if (opts.strictFilters && key.startsWith('filter[')) {
+        fields[key] = [`is not a filter of this list (filters: ${known.filter((k) => k.startsWith('filter[')).join(', ') || 'none'})`];
+      }
+      continue;
+    }
+    if (Array.isArray(value)) fields[key] = ['must be given only once'];
+    else input[key] = value;
+  }
+  const r = parseWith(schema, input);
+  if (!r.ok) Object.assign(fields, r.fields);
+  if (Object.keys(fields).length) return { ok: false, fields };
+  return r;
+}

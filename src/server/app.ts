@@ -1,0 +1,113 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { ApiVersion } from '../contract/index.js';
+import { registerTokenEndpoint } from './auth/token-endpoint.js';
+import type { ServerDeps } from './deps.js';
+import { sendError, sendOAuthError } from './errors.js';
+import { authServerMetadata, openApiDocument } from './openapi.js';
+import { registerChamberRoutes } from './routes/chambers.js';
+import { registerEventRoutes } from './routes/events.js';
+import { registerMemberRoutes } from './routes/members.js';
+import { registerMethodNotAllowed } from './routes/method-not-allowed.js';
+
+export const BODY_LIMIT = 1024 * 1024; // 1 MiB, then 413 (decisions.md)
+
+export interface AppOptions extends ServerDeps {
+  /** One line per request (method, path, status, ms); never headers or bodies. */
+  log?: (line: string) => void;
+}
+
+class BadBody extends Error {
+  readonly statusCode = 400;
+  readonly code = 'CHAMBER_BAD_BODY';
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BadBody('the request body is not valid JSON');
+  }
+}
+
+/** The whole interface (v1 and v2) as a Fastify app, not yet listening. */
+export function buildApp(opts: AppOptions): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true },
+    // A long id is still an id to look up (and a 404), not an unknown path.
+    maxParamLength: 500,
+  });
+
+  // Bodies: JSON under any content type (so a missing or odd Content-Type still parses),
+  // and form encoding, which only the token endpoint accepts (routes check the shape).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+    done(null, new URLSearchParams(body as string)),
+  );
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, parseJson(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+
+  if (opts.log) {
+    const log = opts.log;
+    app.addHook('onResponse', async (request, reply) => {
+      const path = request.url.split('?')[0];
+      log(`${request.method} ${path} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+    });
+  }
+
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    let status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    let message: string;
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      status = 413;
+      message = 'the request body is larger than 1 MiB';
+    } else if (err instanceof BadBody) {
+      message = err.message;
+    } else if (status < 500) {
+      message = `bad request (${err.code ?? 'invalid'})`;
+    } else {
+      message = 'internal server error';
+      opts.log?.(`error: ${request.method} ${request.url.split('?')[0]}: ${err.message}`);
+    }
+    if (status === 400 && request.routeOptions.url?.endsWith('/auth/token')) {
+      return sendOAuthError(reply, 400, 'invalid_request', message);
+    }
+    return sendError(reply, status, message);
+  });
+
+  app.setNotFoundHandler(async (request, reply) =>
+    sendError(reply, 404, `no such path: ${request.method} ${request.url.split('?')[0]}`),
+  );
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+
+  for (const version of ['v1', 'v2'] as const satisfies ApiVersion[]) {
+    app.get(`/.well-known/oauth-authorization-server/${version}`, async (request) =>
+      authServerMetadata(baseUrlOf(request), version),
+    );
+    app.register(
+      async (scope) => {
+        registerTokenEndpoint(scope, version, opts);
+        registerChamberRoutes(scope, version, opts);
+        registerMemberRoutes(scope, version, opts);
+        if (version === 'v2') registerEventRoutes(scope, opts);
+        scope.get('/openapi.json', async (request) => openApiDocument(version, baseUrlOf(request)));
+        registerMethodNotAllowed(scope, version);
+      },
+      { prefix: `/${version}` },
+    );
+  }
+  return app;
+}
+
+/** The base URL as the client addressed us, so metadata names reachable URLs. */
+function baseUrlOf(request: { protocol: string; host: string }): string {
+  return `${request.protocol}://${request.host}`;
+}

@@ -1,0 +1,95 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { TOKEN_LIFETIME_SECONDS, type ApiVersion } from '../../contract/index.js';
+import { isJsonObject, sendOAuthError } from '../errors.js';
+import type { ServerDeps } from '../deps.js';
+import { newAccessToken, tokenHash, verifySecret } from './secrets.js';
+
+interface Credentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** RFC 6749 section 2.3.1: Basic credentials are form-urlencoded before base64. */
+function parseBasic(header: string): Credentials | null {
+  const m = /^Basic\s+([A-Za-z0-9+/=._~-]+)\s*$/i.exec(header);
+  if (!m) return null;
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  const unform = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
+  try {
+    return { clientId: unform(decoded.slice(0, colon)), clientSecret: unform(decoded.slice(colon + 1)) };
+  } catch {
+    return null;
+  }
+}
+
+/** The body as a map of string parameters, from JSON or form encoding; null when it is neither. */
+function bodyParams(body: unknown): Map<string, unknown> | null {
+  if (body === undefined || body === null || body === '') return new Map();
+  if (body instanceof URLSearchParams) {
+    const out = new Map<string, unknown>();
+    for (const key of new Set(body.keys())) {
+      const all = body.getAll(key);
+      out.set(key, all.length === 1 ? all[0] : all); // a repeated parameter is invalid (RFC 6749 3.2)
+    }
+    return out;
+  }
+  if (isJsonObject(body)) return new Map(Object.entries(body));
+  return null;
+}
+
+/** POST /{version}/auth/token: the client credentials grant, issuing tokens bound to `version`. */
+export function registerTokenEndpoint(app: FastifyInstance, version: ApiVersion, deps: ServerDeps): void {
+  app.post('/auth/token', async (request: FastifyRequest, reply) => {
+    deps.stats.tokenRequests++;
+    reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+
+    const params = bodyParams(request.body);
+    if (!params) return sendOAuthError(reply, 400, 'invalid_request', 'the body must be a JSON object or form-encoded');
+    for (const [key, value] of params) {
+      if (typeof value !== 'string') {
+        return sendOAuthError(reply, 400, 'invalid_request', `parameter ${key} must be a single string`);
+      }
+    }
+    const get = (k: string) => params.get(k) as string | undefined;
+
+    const grantType = get('grant_type');
+    if (!grantType) return sendOAuthError(reply, 400, 'invalid_request', 'grant_type is required');
+    if (grantType !== 'client_credentials') {
+      return sendOAuthError(reply, 400, 'unsupported_grant_type', 'only grant_type=client_credentials is supported');
+    }
+
+    let creds: Credentials;
+    const authorization = request.headers.authorization;
+    const usedBasic = typeof authorization === 'string' && /^Basic\b/i.test(authorization);
+    if (usedBasic) {
+      const basic = parseBasic(authorization);
+      if (!basic) return sendOAuthError(reply, 401, 'invalid_client', 'client authentication failed', true);
+      const bodyId = get('client_id');
+      // One authentication method per request (RFC 6749 2.3); a matching client_id in the
+      // body is tolerated because common OAuth libraries send it alongside Basic.
+      if (get('client_secret') !== undefined || (bodyId !== undefined && bodyId !== basic.clientId)) {
+        return sendOAuthError(reply, 400, 'invalid_request', 'send the client credentials either by HTTP Basic or in the body, not both');
+      }
+      creds = basic;
+    } else {
+      const clientId = get('client_id');
+      const clientSecret = get('client_secret');
+      if (!clientId) return sendOAuthError(reply, 400, 'invalid_request', 'client_id is required');
+      if (!clientSecret) return sendOAuthError(reply, 400, 'invalid_request', 'client_secret is required');
+      creds = { clientId, clientSecret };
+    }
+
+    const stored = deps.storage.clientSecretHash(creds.clientId);
+    if (!(await verifySecret(creds.clientSecret, stored))) {
+      return sendOAuthError(reply, 401, 'invalid_client', 'client authentication failed', usedBasic);
+    }
+
+    const nowMs = deps.now().getTime();
+    deps.storage.purgeExpiredTokens(nowMs);
+    const token = newAccessToken();
+    deps.storage.saveToken(tokenHash(token), creds.clientId, version, nowMs + TOKEN_LIFETIME_SECONDS * 1000);
+    return reply.code(200).send({ access_token: token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS });
+  });
+}

@@ -1,0 +1,70 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  ChamberCreate,
+  ChamberGetQueryV2,
+  ChambersQueryV2,
+  parseQuery,
+  parseWith,
+  type ApiVersion,
+  type Chamber,
+  type FieldErrors,
+} from '../../contract/index.js';
+import { INCLUDE_LIMIT } from '../../storage/storage.js';
+import { requireBearer } from '../auth/bearer.js';
+import type { ServerDeps } from '../deps.js';
+import { isJsonObject, sendError, sendFieldErrors } from '../errors.js';
+import { listBody, parseVersionQuery } from './query.js';
+
+type IdParams = { Params: { id: string } };
+
+export const chamberNotFound = (id: string) => `chamber ${JSON.stringify(id)} was not found`;
+
+export function registerChamberRoutes(app: FastifyInstance, version: ApiVersion, deps: ServerDeps): void {
+  const preHandler = requireBearer(version, deps);
+
+  app.get('/chambers', { preHandler }, async (request, reply) => {
+    const q = parseVersionQuery(request, reply, version, ChambersQueryV2);
+    if (!q) return reply;
+    const page = deps.storage.listChambers({
+      page: q.page,
+      perPage: q.per_page,
+      type: q['filter[type]'],
+      status: q['filter[status]'],
+      sort: q.sort,
+    });
+    return listBody(page.items, page.total, q.page, q.per_page);
+  });
+
+  app.get<IdParams>('/chambers/:id', { preHandler }, async (request, reply) => {
+    let include: string[] = [];
+    if (version === 'v2') {
+      const r = parseQuery(ChamberGetQueryV2, request.query as Record<string, unknown>, { strictFilters: true });
+      if (!r.ok) return sendFieldErrors(reply, 400, `invalid query parameter: include ${r.fields.include?.join('; ') ?? ''}`.trim(), r.fields);
+      include = r.value.include ?? [];
+    }
+    const chamber: Chamber | undefined = deps.storage.getChamber(request.params.id);
+    if (!chamber) return sendError(reply, 404, chamberNotFound(request.params.id));
+    const firstPage = { page: 1, perPage: INCLUDE_LIMIT };
+    if (include.includes('members')) chamber.members = deps.storage.listMembers(chamber.id, firstPage).items;
+    if (include.includes('events')) chamber.events = deps.storage.listEvents(chamber.id, firstPage).items;
+    return chamber;
+  });
+
+  if (version !== 'v2') return;
+
+  app.post('/chambers', { preHandler }, async (request, reply) => {
+    if (!isJsonObject(request.body)) return sendError(reply, 400, 'the request body must be a JSON object (Content-Type: application/json)');
+    const r = parseWith(ChamberCreate, request.body);
+    const fields: FieldErrors = r.ok ? {} : r.fields;
+    // The one rule the schema cannot check: hq_id must name an existing HQ.
+    const hqId = r.ok ? r.value.hq_id : (request.body as { hq_id?: unknown }).hq_id;
+    const type = r.ok ? r.value.type : (request.body as { type?: unknown }).type;
+    if (type === 'subsidiary' && typeof hqId === 'string' && hqId && !fields.hq_id) {
+      const hqType = deps.storage.chamberType(hqId.trim());
+      if (hqType !== 'hq') fields.hq_id = [hqType ? 'must name a chamber of type hq' : 'must name an existing hq chamber'];
+    }
+    if (!r.ok || Object.keys(fields).length) return sendFieldErrors(reply, 422, 'validation failed', fields);
+    const chamber = deps.storage.createChamber(r.value, deps.now());
+    return reply.code(201).header('Location', `/v2/chambers/${encodeURIComponent(chamber.id)}`).send(chamber);
+  });
+}

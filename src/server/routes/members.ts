@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import { MemberCreate, MembersQueryV2, parseWith, type ApiVersion } from '../../contract/index.js';
+import { requireBearer } from '../auth/bearer.js';
+import type { ServerDeps } from '../deps.js';
+import { isJsonObject, sendError, sendFieldErrors } from '../errors.js';
+import { chamberNotFound } from './chambers.js';
+import { listBody, parseVersionQuery } from './query.js';
+
+type ChamberParams = { Params: { id: string } };
+
+export function registerMemberRoutes(app: FastifyInstance, version: ApiVersion, deps: ServerDeps): void {
+  const preHandler = requireBearer(version, deps);
+
+  app.get<ChamberParams>('/chambers/:id/members', { preHandler }, async (request, reply) => {
+    const q = parseVersionQuery(request, reply, version, MembersQueryV2);
+    if (!q) return reply;
+    if (!deps.storage.chamberType(request.params.id)) return sendError(reply, 404, chamberNotFound(request.params.id));
+    const page = deps.storage.listMembers(request.params.id, {
+      page: q.page,
+      perPage: q.per_page,
+      status: q['filter[status]'],
+      sort: q.sort,
+    });
+    return listBody(page.items, page.total, q.page, q.per_page);
+  });
+
+  if (version !== 'v2') return;
+
+  app.post<ChamberParams>('/chambers/:id/members', { preHandler }, async (request, reply) => {
+    const chamberId = request.params.id;
+    if (!deps.storage.chamberType(chamberId)) return sendError(reply, 404, chamberNotFound(chamberId));
+    if (!isJsonObject(request.body)) return sendError(reply, 400, 'the request body must be a JSON object (Content-Type: application/json)');
+    const r = parseWith(MemberCreate, request.body);
+    if (!r.ok) return sendFieldErrors(reply, 422, 'validation failed', r.fields);
+    const member = deps.storage.addMember(chamberId, r.value, deps.now());
+    if (member === 'duplicate') {
+      return sendFieldErrors(reply, 409, 'a member with this e-mail address already exists in this chamber', {
+        email: ['is already a member of this chamber'],
+      });
+    }
+    return reply
+      .code(201)
+      .header('Location', `/v2/chambers/${encodeURIComponent(chamberId)}/members/${encodeURIComponent(member.id)}`)
+      .send(member);
+  });
+
+  // Not in the interface document: makes the Location of a new member resolvable (README).
+  app.get<{ Params: { id: string; member_id: string } }>('/chambers/:id/members/:member_id', { preHandler }, async (request, reply) => {
+    const member = deps.storage.getMember(request.params.id, request.params.member_id);
+    if (!member) return sendError(reply, 404, `member ${JSON.stringify(request.params.member_id)} was not found in chamber ${JSON.stringify(request.params.id)}`);
+    return member;
+  });
+}

@@ -1,0 +1,39 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { ListQueryV1, parseQuery, type ApiVersion, type FieldErrors } from '../../contract/index.js';
+import { sendError, sendFieldErrors } from '../errors.js';
+
+const summary = (fields: FieldErrors) =>
+  Object.entries(fields)
+    .map(([k, msgs]) => `${k} ${msgs.join('; ')}`)
+    .join(', ');
+
+/**
+ * Parses the query with the version's schema: v1 knows paging only and ignores the rest
+ * (decisions.md); v2 also rejects unknown filter names. On failure the 400 is sent and
+ * undefined returned.
+ */
+export function parseVersionQuery<S extends z.ZodObject>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  version: ApiVersion,
+  v2Schema: S,
+): z.output<S> | undefined {
+  const raw = request.query as Record<string, unknown>;
+  if (version === 'v1') {
+    const r = parseQuery(ListQueryV1, raw, { strictFilters: false });
+    // v1's result lacks the v2-only keys, which are all optional in the v2 schemas.
+    if (r.ok) return r.value as z.output<S>;
+    sendError(reply, 400, `invalid query parameter: ${summary(r.fields)}`);
+    return undefined;
+  }
+  const r = parseQuery(v2Schema, raw, { strictFilters: true });
+  if (r.ok) return r.value;
+  sendFieldErrors(reply, 400, `invalid query parameter: ${summary(r.fields)}`, r.fields);
+  return undefined;
+}
+
+export const listBody = <T>(items: T[], total: number, page: number, perPage: number) => ({
+  data: items,
+  meta: { current_page: page, total, per_page: perPage },
+});

@@ -1,0 +1,274 @@
+import Database from 'better-sqlite3';
+import type {
+  Chamber,
+  ChamberCreate,
+  ChamberStatus,
+  ChamberType,
+  Event,
+  EventStatus,
+  Member,
+  MemberCreate,
+  MemberStatus,
+  Sort,
+} from '../contract/index.js';
+import { newId } from './ids.js';
+import { migrate } from './migrations.js';
+import {
+  CHAMBER_COLUMNS,
+  EVENT_COLUMNS,
+  MEMBER_COLUMNS,
+  type ChamberRow,
+  toChamber,
+} from './rows.js';
+
+export interface Paging {
+  page: number;
+  perPage: number;
+}
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+export interface ChamberFilter extends Paging {
+  type?: ChamberType;
+  status?: ChamberStatus;
+  sort?: Sort<'name' | 'created_at'>;
+}
+export interface MemberFilter extends Paging {
+  status?: MemberStatus;
+  sort?: Sort<'name' | 'joined_at'>;
+}
+export interface EventFilter extends Paging {
+  status?: EventStatus;
+  /** Keep events that end on or after this instant (ISO 8601, UTC). */
+  from?: string;
+  /** Keep events that start on or before this instant (ISO 8601, UTC). */
+  to?: string;
+}
+
+/** How many embedded items `include=` returns per relation (README: "include"). */
+export const INCLUDE_LIMIT = 100;
+
+/**
+ * The only module that speaks SQL. Routes call these methods and never the database.
+ * better-sqlite3 is synchronous: each call is a short, indexed statement.
+ */
+export class Storage {
+  readonly db: Database.Database;
+  /** True when this open created the schema (a new database file or :memory:). */
+  readonly isNew: boolean;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(path: string) {
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('foreign_keys = ON');
+    this.db.pragma('busy_timeout = 5000');
+    this.isNew = migrate(this.db) === 0;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /** Prepared statements are cached by their text. */
+  private stmt(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  // ------------------------------------------------------------------ clients and tokens
+
+  putClient(id: string, secretHash: string, now: Date): void {
+    this.stmt(
+      `INSERT INTO clients (id, secret_hash, created_at) VALUES (?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET secret_hash = excluded.secret_hash`,
+    ).run(id, secretHash, now.toISOString());
+  }
+
+  clientSecretHash(id: string): string | undefined {
+    const row = this.stmt('SELECT secret_hash FROM clients WHERE id = ?').get(id) as { secret_hash: string } | undefined;
+    return row?.secret_hash;
+  }
+
+  clientCount(): number {
+    return (this.stmt('SELECT count(*) AS n FROM clients').get() as { n: number }).n;
+  }
+
+  saveToken(hash: Buffer, clientId: string, version: string, expiresAtMs: number): void {
+    this.stmt('INSERT INTO tokens (hash, client_id, version, expires_at) VALUES (?, ?, ?, ?)').run(
+      hash,
+      clientId,
+      version,
+      expiresAtMs,
+    );
+  }
+
+  findToken(hash: Buffer): { version: string; expiresAt: number } | undefined {
+    const row = this.stmt('SELECT version, expires_at FROM tokens WHERE hash = ?').get(hash) as
+      | { version: string; expires_at: number }
+      | undefined;
+    return row && { version: row.version, expiresAt: row.expires_at };
+  }
+
+  purgeExpiredTokens(nowMs: number): number {
+    return this.stmt('DELETE FROM tokens WHERE expires_at <= ?').run(nowMs).changes;
+  }
+
+  // ------------------------------------------------------------------ chambers
+
+  listChambers(f: ChamberFilter): Page<Chamber> {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (f.type) (where.push('type = ?'), args.push(f.type));
+    if (f.status) (where.push('status = ?'), args.push(f.status));
+    const total = this.sumCounts('chamber_counts', where, args);
+    const items = this.page<ChamberRow>(
+      `SELECT ${CHAMBER_COLUMNS} FROM chambers`,
+      where,
+      args,
+      orderBy(f.sort ?? { field: 'created_at', desc: false }),
+      f,
+      total,
+    ).map(toChamber);
+    return { items, total };
+  }
+
+  getChamber(id: string): Chamber | undefined {
+    const row = this.stmt(`SELECT ${CHAMBER_COLUMNS} FROM chambers WHERE id = ?`).get(id) as ChamberRow | undefined;
+    return row && toChamber(row);
+  }
+
+  chamberType(id: string): ChamberType | undefined {
+    const row = this.stmt('SELECT type FROM chambers WHERE id = ?').get(id) as { type: ChamberType } | undefined;
+    return row?.type;
+  }
+
+  createChamber(input: ChamberCreate, now: Date, status: ChamberStatus = 'active', id = newId('ch')): Chamber {
+    const row: ChamberRow = {
+      id,
+      name: input.name,
+      type: input.type,
+      hq_id: input.type === 'subsidiary' ? (input.hq_id ?? null) : null,
+      status,
+      street: input.address.street,
+      city: input.address.city,
+      postal_code: input.address.postal_code ?? null,
+      country: input.address.country,
+      created_at: now.toISOString(),
+    };
+    this.stmt(
+      `INSERT INTO chambers (${CHAMBER_COLUMNS})
+       VALUES (@id, @name, @type, @hq_id, @status, @street, @city, @postal_code, @country, @created_at)`,
+    ).run(row);
+    return toChamber(row);
+  }
+
+  // ------------------------------------------------------------------ members
+
+  listMembers(chamberId: string, f: MemberFilter): Page<Member> {
+    const where = ['chamber_id = ?'];
+    const args: unknown[] = [chamberId];
+    if (f.status) (where.push('status = ?'), args.push(f.status));
+    const total = this.sumCounts('member_counts', where, args);
+    const items = this.page<Member>(
+      `SELECT ${MEMBER_COLUMNS} FROM members`,
+      where,
+      args,
+      orderBy(f.sort ?? { field: 'joined_at', desc: false }),
+      f,
+      total,
+    );
+    return { items, total };
+  }
+
+  /** Adds a member, or returns 'duplicate' when the chamber already has that e-mail (any case). */
+  addMember(
+    chamberId: string,
+    input: MemberCreate,
+    now: Date,
+    status: MemberStatus = 'active',
+    id = newId('mb'),
+  ): Member | 'duplicate' {
+    const member: Member = {
+      id,
+      chamber_id: chamberId,
+      name: input.name,
+      email: input.email,
+      phone: input.phone ?? null,
+      membership_type: input.membership_type,
+      status,
+      joined_at: now.toISOString(),
+    };
+    const r = this.stmt(
+      `INSERT INTO members (${MEMBER_COLUMNS}, email_key)
+       VALUES (@id, @chamber_id, @name, @email, @phone, @membership_type, @status, @joined_at, @email_key)
+       ON CONFLICT (chamber_id, email_key) DO NOTHING`,
+    ).run({ ...member, email_key: emailKey(input.email) });
+    return r.changes === 1 ? member : 'duplicate';
+  }
+
+  getMember(chamberId: string, memberId: string): Member | undefined {
+    return this.stmt(`SELECT ${MEMBER_COLUMNS} FROM members WHERE id = ? AND chamber_id = ?`).get(memberId, chamberId) as
+      | Member
+      | undefined;
+  }
+
+  // ------------------------------------------------------------------ events
+
+  /** Events are not created through the interface; seed data and tests write them here. */
+  insertEvent(event: Event): void {
+    this.stmt(
+      `INSERT INTO events (${EVENT_COLUMNS}) VALUES (@id, @chamber_id, @title, @status, @starts_at, @ends_at, @location)`,
+    ).run(event);
+  }
+
+  listEvents(chamberId: string, f: EventFilter): Page<Event> {
+    const where = ['chamber_id = ?'];
+    const args: unknown[] = [chamberId];
+    if (f.status) (where.push('status = ?'), args.push(f.status));
+    let total: number;
+    if (f.from || f.to) {
+      if (f.from) (where.push('ends_at >= ?'), args.push(f.from));
+      if (f.to) (where.push('starts_at <= ?'), args.push(f.to));
+      // Bounded by one chamber's events, read from its index range.
+      total = (this.stmt(`SELECT count(*) AS n FROM events WHERE ${where.join(' AND ')}`).get(...args) as { n: number }).n;
+    } else {
+      total = this.sumCounts('event_counts', where, args);
+    }
+    const items = this.page<Event>(`SELECT ${EVENT_COLUMNS} FROM events`, where, args, 'starts_at, id', f, total);
+    return { items, total };
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  private sumCounts(table: string, where: string[], args: unknown[]): number {
+    const sql = `SELECT coalesce(sum(n), 0) AS n FROM ${table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+    return (this.stmt(sql).get(...args) as { n: number }).n;
+  }
+
+  private page<T>(select: string, where: string[], args: unknown[], order: string, p: Paging, total: number): T[] {
+    const offset = (p.page - 1) * p.perPage;
+    if (offset >= total) return []; // past the last page: no query, and no huge OFFSET
+    const sql = `${select}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ? OFFSET ?`;
+    return this.stmt(sql).all(...args, p.perPage, offset) as T[];
+  }
+}
+
+/** ORDER BY for a sort, with `id` as the final tie-break in the same direction (so one index serves it). */
+function orderBy(sort: Sort<string>): string {
+  const dir = sort.desc ? ' DESC' : '';
+  const column = sort.field === 'name' ? 'name COLLATE NOCASE' : sort.field;
+  return `${column}${dir}, id${dir}`;
+}
+
+export const emailKey = (email: string) => email.toLowerCase();

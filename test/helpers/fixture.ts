@@ -1,0 +1,53 @@
+import type { Chamber, Member } from '../../src/contract/index.js';
+import type { Storage } from '../../src/storage/storage.js';
+
+const STATUSES = ['active', 'inactive', 'pending'] as const;
+const NAMES = ['Bremen', 'aachen', 'Zürich', 'Lyon', 'Osaka', 'Bremen', 'Lima', 'oslo'];
+
+/**
+ * Controlled data written straight through the storage module: names and times repeat on
+ * purpose, so sorts need the id tie-break, and every type and status is present.
+ */
+export function buildFixture(storage: Storage, opts: { hqs?: number; subsidiaries?: number; members?: number } = {}) {
+  const hqs: Chamber[] = [];
+  const chambers: Chamber[] = [];
+  const base = Date.parse('2025-01-01T00:00:00Z');
+  const at = (i: number) => new Date(base + Math.floor(i / 3) * 60_000); // three per minute
+  const hqCount = opts.hqs ?? 8;
+  const subCount = opts.subsidiaries ?? 49;
+  for (let i = 0; i < hqCount + subCount; i++) {
+    const isHq = i < hqCount;
+    const c = storage.createChamber(
+      {
+        name: `${NAMES[i % NAMES.length]} Chamber ${isHq ? 'HQ' : 'Office'}`,
+        type: isHq ? 'hq' : 'subsidiary',
+        hq_id: isHq ? null : hqs[i % hqs.length]!.id,
+        address: { street: `${i} Main Street`, city: NAMES[i % NAMES.length]!, postal_code: null, country: 'DE' },
+      },
+      at(i),
+      STATUSES[i % 3],
+    );
+    if (isHq) hqs.push(c);
+    chambers.push(c);
+  }
+  const big = hqs[0]!;
+  const members: Member[] = [];
+  for (let i = 0; i < (opts.members ?? 45); i++) {
+    const m = storage.addMember(
+      big.id,
+      { name: `${NAMES[i % NAMES.length]} Person`, email: `person${i}@example.org`, phone: null, membership_type: 'standard' },
+      at(i),
+      STATUSES[i % 3],
+    );
+    if (m !== 'duplicate') members.push(m);
+  }
+  return { hqs, chambers, big, members };
+}
+
+/** JS reference order for a sort (mirrors the SQL: NOCASE for name, then id in the same direction). */
+export function referenceSort<T extends { id: string }>(items: T[], key: (t: T) => string, desc: boolean, nocase = false): T[] {
+  const norm = (s: string) => (nocase ? s.replace(/[A-Z]/g, (c) => c.toLowerCase()) : s);
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const sorted = [...items].sort((a, b) => cmp(norm(key(a)), norm(key(b))) || cmp(a.id, b.id));
+  return desc ? sorted.reverse() : sorted;
+}

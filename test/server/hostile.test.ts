@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFixture } from '../helpers/fixture.js';
+import { call } from '../helpers/http.js';
+import { getToken, startTestServer, type TestServer } from '../helpers/server.js';
+
+// Hostile input gets the documented 4xx: never a 5xx, a stack trace or SQL in the answer.
+
+let srv: TestServer;
+let v2: string;
+let hq: string;
+const logs: string[] = [];
+beforeAll(async () => {
+  srv = await startTestServer({ seed: 'none', log: (l) => logs.push(l) });
+  hq = buildFixture(srv.server.storage, { members: 3 }).big.id;
+  v2 = await getToken(srv.baseUrl, 'v2');
+});
+afterAll(() => srv.close());
+
+function expectClean(r: { status: number; text: string }, status: number) {
+  expect(r.status).toBe(status);
+  expect(r.text).not.toMatch(/at .+\(.+:\d+:\d+\)|SQLITE|SELECT|node_modules/);
+}
+
+const sqlish = ["' OR 1=1 --", "'; DROP TABLE chambers; --", 'Robert"); DELETE FROM members;--'];
+const address = { street: '1 St', city: 'Bonn', country: 'DE' };
+
+describe('hostile input', () => {
+  it.each([
+    ['a number name', { name: 12, type: 'hq', address }],
+    ['an array type', { name: 'x', type: ['hq'], address }],
+    ['a nested address array', { name: 'x', type: 'hq', address: [address] }],
+    ['a huge number', { name: 1e308, type: 'hq', address }],
+    ['a long name', { name: 'x'.repeat(10_000), type: 'hq', address }],
+    ['a proto key', JSON.parse('{"__proto__": {"admin": true}, "name": 1}')],
+    ['an object where a string belongs', { name: { $gt: '' }, type: 'hq', address }],
+  ])('POST /chambers with %s → 422', async (_what, body) => {
+    const r = await call(srv.baseUrl, 'POST', '/v2/chambers', { token: v2, body });
+    expectClean(r, 422);
+    expect(r.body.fields).toBeTruthy();
+  });
+
+  it('stores SQL-looking and unicode strings as plain data', async () => {
+    for (const name of [...sqlish, 'Zürich Handelskammer 商会 🏛️', 'Ñandú \u202e']) {
+      const r = await call(srv.baseUrl, 'POST', '/v2/chambers', { token: v2, body: { name, type: 'hq', address } });
+      expectClean(r, 201);
+      expect(r.body.name).toBe(name.trim());
+      const back = await call(srv.baseUrl, 'GET', `/v2/chambers/${r.body.id}`, { token: v2 });
+      expect(back.body.name).toBe(name.trim());
+    }
+    const list = await call(srv.baseUrl, 'GET', '/v2/chambers?per_page=1', { token: v2 });
+    expect(list.body.meta.total).toBeGreaterThan(50); // nothing dropped
+  });
+
+  it.each([
+    ...sqlish.map((s) => `filter[status]=${encodeURIComponent(s)}`),
+    ...sqlish.map((s) => `sort=${encodeURIComponent(s)}`),
+    'page=99999999999999999999999',
+    'page=1e3',
+    'page=%00',
+    'per_page=1&per_page=2',
+    'filter[type]=hq&filter[type]=subsidiary',
+    'sort=name&sort=-name',
+    `filter[status]=${'a'.repeat(5000)}`,
+    'filter[status][]=active',
+    'filter=active',
+  ])('GET /v2/chambers?%s → 400', async (q) => {
+    const r = await call(srv.baseUrl, 'GET', `/v2/chambers?${q}`, { token: v2 });
+    if (q === 'filter=active') expectClean(r, 200); // not a filter[...] name: ignored like any unknown parameter
+    else expectClean(r, 400);
+  });
+
+  it('answers SQL-looking and long ids with 404', async () => {
+    for (const id of [...sqlish, 'x'.repeat(400), '%F0%9F%8F%9B', '..%2F..%2Fetc%2Fpasswd']) {
+      const r = await call(srv.baseUrl, 'GET', `/v2/chambers/${encodeURIComponent(id)}`, { token: v2 });
+      expectClean(r, 404);
+      const m = await call(srv.baseUrl, 'POST', `/v2/chambers/${encodeURIComponent(id)}/members`, {
+        token: v2,
+        body: { name: 'a', email: 'a@b.co', membership_type: 'standard' },
+      });
+      expectClean(m, 404);
+    }
+  });
+
+  it('rejects hostile member payloads with 422 and stores nothing', async () => {
+    const before = (await call(srv.baseUrl, 'GET', `/v2/chambers/${hq}/members`, { token: v2 })).body.meta.total;
+    for (const email of ['a@b', '<script>@x.com', "x' OR '1'='1@example.org", `${'a'.repeat(300)}@example.org`, 'a@b.co\n']) {
+      const r = await call(srv.baseUrl, 'POST', `/v2/chambers/${hq}/members`, {
+        token: v2,
+        body: { name: 'n', email, membership_type: 'standard' },
+      });
+      if (email === 'a@b.co\n') expectClean(r, 201); // surrounding white space is trimmed
+      else expectClean(r, 422);
+    }
+    const after = (await call(srv.baseUrl, 'GET', `/v2/chambers/${hq}/members`, { token: v2 })).body.meta.total;
+    expect(after).toBe(before + 1);
+  });
+
+  it('never logs an Authorization header or a body', () => {
+    expect(logs.length).toBeGreaterThan(10);
+    const all = logs.join('\n');
+    expect(all).not.toContain(v2);
+    expect(all).not.toContain('DROP TABLE');
+    for (const line of logs) expect(line).toMatch(/^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \/\S* \d{3} \d+\.\dms$/);
+  });
+});

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../helpers/http.js';
+import { getToken, startTestServer, type TestServer } from '../helpers/server.js';
+
+let srv: TestServer;
+let v1: string;
+let v2: string;
+beforeAll(async () => {
+  srv = await startTestServer({ seed: 'none' });
+  [v1, v2] = await Promise.all([getToken(srv.baseUrl, 'v1'), getToken(srv.baseUrl, 'v2')]);
+});
+afterAll(() => srv.close());
+
+describe('405 with Allow', () => {
+  it.each([
+    ['POST', '/v1/chambers', '', 'GET, HEAD'],
+    ['POST', '/v1/chambers/x/members', '', 'GET, HEAD'],
+    ['GET', '/v1/chambers/x/events', '', ''],
+    ['DELETE', '/v2/chambers', '', 'GET, HEAD, POST'],
+    ['PUT', '/v2/chambers/x', '', 'GET, HEAD'],
+    ['GET', '/v2/auth/token', '', 'POST'],
+    ['PATCH', '/v2/chambers/x/events', '', 'GET, HEAD'],
+  ])('%s %s', async (method, path, _x, allow) => {
+    const r = await call(srv.baseUrl, method, path, { token: path.startsWith('/v1') ? v1 : v2 });
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe(allow);
+    expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(typeof r.body.error).toBe('string');
+  });
+
+  it('names the version that serves the method', async () => {
+    const r = await call(srv.baseUrl, 'POST', '/v1/chambers', { token: v1, body: {} });
+    expect(r.body.error).toMatch(/v2/);
+  });
+});
+
+describe('unknown paths', () => {
+  it.each(['/v3/chambers', '/v1/nothing', '/', '/v2/chambers/x/y/z'])('%s is a JSON 404', async (path) => {
+    const r = await call(srv.baseUrl, 'GET', path, { token: v2 });
+    expect(r.status).toBe(404);
+    expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(typeof r.body.error).toBe('string');
+  });
+});
+
+describe('request bodies', () => {
+  it('answers a body over 1 MiB with 413 JSON', async () => {
+    const big = { name: 'x'.repeat(1024 * 1024 + 10) };
+    for (const path of ['/v2/chambers', '/v1/chambers', '/v2/auth/token']) {
+      const r = await call(srv.baseUrl, 'POST', path, { token: v2, body: big });
+      expect(r.status, path).toBe(413);
+      expect(typeof r.body.error).toBe('string');
+    }
+  });
+
+  it.each([
+    ['not JSON', '{"name": '],
+    ['an array', '[]'],
+    ['a string', '"chamber"'],
+    ['null', 'null'],
+    ['empty', ''],
+  ])('answers a body that is %s with 400 {error}', async (_what, raw) => {
+    const r = await call(srv.baseUrl, 'POST', '/v2/chambers', { token: v2, raw, headers: { 'content-type': 'application/json' } });
+    expect(r.status).toBe(400);
+    expect(Object.keys(r.body)).toEqual(['error']);
+  });
+
+  it('rejects a form-encoded body on resource routes', async () => {
+    const r = await call(srv.baseUrl, 'POST', '/v2/chambers', {
+      token: v2,
+      raw: 'name=x&type=hq',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(r.status).toBe(400);
+  });
+
+  it('parses JSON sent with another content type', async () => {
+    const r = await call(srv.baseUrl, 'POST', '/v2/chambers', {
+      token: v2,
+      raw: JSON.stringify({ name: 'Text Chamber', type: 'hq', address: { street: '1 A St', city: 'Bonn', country: 'DE' } }),
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(r.status).toBe(201);
+  });
+});
+
+describe('OpenAPI', () => {
+  it.each(['v1', 'v2'])('serves an OpenAPI 3.1 document for %s generated from the contract', async (version) => {
+    const r = await call(srv.baseUrl, 'GET', `/${version}/openapi.json`);
+    expect(r.status).toBe(200);
+    expect(r.body.openapi).toBe('3.1.0');
+    expect(r.body.servers[0].url).toBe(`${srv.baseUrl}/${version}`);
+    const chamber = r.body.components.schemas.Chamber;
+    expect(chamber.properties.address.properties.country).toBeTruthy();
+    expect(chamber.properties.status.enum).toEqual(['active', 'inactive', 'pending']);
+    const params = r.body.paths['/chambers'].get.parameters.map((p: { name: string }) => p.name);
+    if (version === 'v1') {
+      expect(params).toEqual(['page', 'per_page']);
+      expect(r.body.paths['/chambers'].post).toBeUndefined();
+      expect(r.body.paths['/chambers/{id}/events']).toBeUndefined();
+    } else {
+      expect(params).toEqual(['page', 'per_page', 'filter[type]', 'filter[status]', 'sort']);
+      expect(r.body.components.schemas.MemberCreate.properties.membership_type.enum).toEqual([
+        'standard',
+        'premium',
+        'corporate',
+        'honorary',
+      ]);
+      expect(r.body.components.schemas.MemberCreate.required).toEqual(
+        expect.arrayContaining(['name', 'email', 'membership_type']),
+      );
+      expect(r.body.paths['/chambers/{id}/events'].get).toBeTruthy();
+    }
+  });
+});

@@ -1,0 +1,130 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { Storage } from '../../src/storage/storage.js';
+import { buildFixture } from '../helpers/fixture.js';
+
+// Every filter + sort combination of every list is served by an index that ends in the id
+// tie-break: no table scan and no temporary sort b-tree. The plans are read from SQLite by
+// recording the statements the storage module actually runs.
+
+const storage = new Storage(':memory:');
+const { big } = buildFixture(storage, { members: 10 });
+for (let i = 0; i < 10; i++) {
+  const start = new Date(Date.UTC(2026, 0, 1 + i)).toISOString();
+  storage.insertEvent({ id: `ev_${i}`, chamber_id: big.id, title: 'E', status: 'upcoming', starts_at: start, ends_at: start, location: null });
+}
+storage.db.exec('ANALYZE');
+afterAll(() => storage.close());
+
+function plansOf(fn: () => void): string[][] {
+  const seen: string[] = [];
+  const prepare = storage.db.prepare.bind(storage.db);
+  // Capture each SQL statement the storage prepares while `fn` runs.
+  (storage.db as { prepare: typeof prepare }).prepare = ((sql: string) => {
+    seen.push(sql);
+    return prepare(sql);
+  }) as typeof prepare;
+  // Drop the statement cache so every statement is prepared (and seen) again.
+  (storage as unknown as { statements: Map<string, unknown> }).statements.clear();
+  try {
+    fn();
+  } finally {
+    (storage.db as { prepare: typeof prepare }).prepare = prepare;
+  }
+  return seen.map((sql) => {
+    const params = (sql.match(/\?|@\w+/g) ?? []).map(() => 'x');
+    const rows = storage.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
+    return rows.map((r) => r.detail);
+  });
+}
+
+function expectIndexed(plans: string[][]) {
+  expect(plans.length).toBeGreaterThan(0);
+  for (const plan of plans) {
+    for (const step of plan) {
+      expect(step).not.toMatch(/TEMP B-TREE/);
+      // A SCAN is only acceptable along an index (a no-filter list read in index order), or
+      // over chamber_counts, which holds at most one row per type x status (six).
+      if (/^SCAN /.test(step) && step !== 'SCAN chamber_counts') expect(step).toMatch(/USING (COVERING )?INDEX/);
+    }
+  }
+}
+
+const page = { page: 2, perPage: 1 };
+const chamberSorts = [undefined, 'name', 'created_at'] as const;
+const types = [undefined, 'hq', 'subsidiary'] as const;
+const statuses = [undefined, 'active', 'pending'] as const;
+
+describe('query plans', () => {
+  for (const type of types) {
+    for (const status of statuses) {
+      for (const field of chamberSorts) {
+        for (const desc of field ? [false, true] : [false]) {
+          it(`chambers type=${type} status=${status} sort=${desc ? '-' : ''}${field}`, () => {
+            const plans = plansOf(() =>
+              storage.listChambers({ ...page, type, status, sort: field && { field, desc } }),
+            );
+            expectIndexed(plans);
+            const listPlan = plans.find((p) => p.some((s) => /chambers/.test(s)))!;
+            if (type || status) expect(listPlan.join(' ')).toMatch(/SEARCH chambers USING (COVERING )?INDEX/);
+          });
+        }
+      }
+    }
+  }
+
+  const chamberId = big.id;
+  for (const status of [undefined, 'active'] as const) {
+    for (const field of [undefined, 'name', 'joined_at'] as const) {
+      for (const desc of field ? [false, true] : [false]) {
+        it(`members status=${status} sort=${desc ? '-' : ''}${field}`, () => {
+          const plans = plansOf(() => storage.listMembers(chamberId, { ...page, status, sort: field && { field, desc } }));
+          expectIndexed(plans);
+          expect(plans.flat().join(' ')).toMatch(/SEARCH members USING (COVERING )?INDEX/);
+        });
+      }
+    }
+  }
+
+  for (const status of [undefined, 'upcoming'] as const) {
+    for (const window of [{}, { from: '2026-01-01T00:00:00.000Z' }, { to: '2026-02-01T00:00:00.000Z' }, { from: '2026-01-01T00:00:00.000Z', to: '2026-02-01T00:00:00.000Z' }]) {
+      it(`events status=${status} window=${JSON.stringify(window)}`, () => {
+        const plans = plansOf(() => storage.listEvents(chamberId, { ...page, status, ...window }));
+        expectIndexed(plans);
+        expect(plans.flat().join(' ')).toMatch(/SEARCH events USING (COVERING )?INDEX/);
+      });
+    }
+  }
+
+  it('reads list totals from the count tables, not count(*) over the lists', () => {
+    const plans = plansOf(() => {
+      storage.listChambers({ ...page, type: 'hq' });
+      storage.listMembers(chamberId, { ...page, status: 'active' });
+    });
+    const text = plans.flat().join('\n');
+    expect(text).toMatch(/chamber_counts/);
+    expect(text).toMatch(/member_counts/);
+  });
+});
+
+describe('count tables', () => {
+  it('match count(*) after writes of every kind', () => {
+    const s = new Storage(':memory:');
+    const { big } = buildFixture(s, { members: 20 });
+    s.db.prepare("UPDATE chambers SET status = 'inactive' WHERE type = 'subsidiary' AND status = 'active'").run();
+    s.db.prepare("UPDATE members SET status = 'pending' WHERE rowid % 2 = 0").run();
+    s.db.prepare('DELETE FROM members WHERE rowid % 5 = 0').run();
+    expect(s.addMember(big.id, { name: 'A', email: 'Person1@example.org', membership_type: 'standard', phone: null }, new Date())).toBe('duplicate');
+    for (const [type, status] of [['hq', 'active'], ['subsidiary', 'inactive'], ['subsidiary', 'active']] as const) {
+      const real = (s.db.prepare('SELECT count(*) n FROM chambers WHERE type = ? AND status = ?').get(type, status) as { n: number }).n;
+      expect(s.listChambers({ page: 1, perPage: 1, type, status }).total).toBe(real);
+    }
+    for (const status of ['active', 'pending', 'inactive'] as const) {
+      const real = (s.db.prepare('SELECT count(*) n FROM members WHERE chamber_id = ? AND status = ?').get(big.id, status) as { n: number }).n;
+      expect(s.listMembers(big.id, { page: 1, perPage: 1, status }).total).toBe(real);
+    }
+    expect(s.listMembers(big.id, { page: 1, perPage: 1 }).total).toBe(
+      (s.db.prepare('SELECT count(*) n FROM members WHERE chamber_id = ?').get(big.id) as { n: number }).n,
+    );
+    s.close();
+  });
+});

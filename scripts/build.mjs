@@ -2,14 +2,19 @@
 // next to the package); code splitting keeps the `--version`/`--help` path free of the
 // HTTP, server, prompt and table code, which commands import lazily.
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 await build({
   entryPoints: {
     cli: 'src/cli/main.ts',
-    'bench/server': 'bench/server.ts',
+    // Benchmarks (npm run bench:*) are bundled the same way, one entry per bench/*.ts.
+    ...Object.fromEntries(
+      (existsSync('bench') ? readdirSync('bench') : [])
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => [`bench/${f.slice(0, -3)}`, `bench/${f}`]),
+    ),
   },
   outdir: 'dist',
   bundle: true,

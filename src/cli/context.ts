@@ -27,11 +27,20 @@ export function processContext(): CliContext {
     env: process.env,
     now: () => new Date(),
     onSignal(handler) {
-      process.on('SIGINT', handler);
-      process.on('SIGTERM', handler);
+      // Some dependencies (when-exit, via conf's atomic writes) answer a signal by raising
+      // it again at once; a repeat within 250 ms is that echo, not a second Ctrl-C.
+      let last = 0;
+      const listener = (signal: NodeJS.Signals) => {
+        const now = Date.now();
+        if (now - last < 250) return;
+        last = now;
+        handler(signal);
+      };
+      process.on('SIGINT', listener);
+      process.on('SIGTERM', listener);
       return () => {
-        process.off('SIGINT', handler);
-        process.off('SIGTERM', handler);
+        process.off('SIGINT', listener);
+        process.off('SIGTERM', listener);
       };
     },
   };

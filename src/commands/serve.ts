@@ -51,12 +51,14 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
       })}\n`,
     );
   } else {
-    ctx.stdout.write(`Chamber Directory Service listening on ${base}\n  v1: ${base}/v1\n  v2: ${base}/v2\n  database: ${dbPath}\n`);
-    if (generated) {
-      ctx.stdout.write(
-        `A new API client was created; its secret is shown only this once:\n  client id:     ${generated.clientId}\n  client secret: ${generated.clientSecret}\n`,
-      );
-    }
+    // One write, so a reader that waits for the URL also has the credentials.
+    ctx.stdout.write(
+      `Chamber Directory Service listening on ${base}\n  v1: ${base}/v1\n  v2: ${base}/v2\n  database: ${dbPath}\n` +
+        (generated
+          ? `A new API client was created; its secret is shown only this once:\n` +
+            `  client id:     ${generated.clientId}\n  client secret: ${generated.clientSecret}\n`
+          : ''),
+    );
   }
   if (server.seeded) {
     err(`seeded demo data: ${server.seeded.chambers} chambers, ${server.seeded.members} members, ${server.seeded.events} events`);

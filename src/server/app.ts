@@ -35,9 +35,8 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT,
-    routerOptions: { ignoreTrailingSlash: true },
     // A long id is still an id to look up (and a 404), not an unknown path.
-    maxParamLength: 500,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });
 
   // Bodies: JSON under any content type (so a missing or odd Content-Type still parses),

@@ -81,8 +81,16 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       storage.putClient(generatedClient.clientId, await hashSecret(generatedClient.clientSecret), now());
     }
 
+    storage.checkpointEvery(1000);
     const stats = { tokenRequests: 0 };
     const app = buildApp({ storage, now, stats, log: opts.log });
+    let closing = false;
+    // Requests still in flight when we stop get `Connection: close`, so their keep-alive
+    // sockets end with the response instead of holding the process open.
+    app.addHook('onSend', async (_request, reply, payload) => {
+      if (closing) reply.header('connection', 'close');
+      return payload;
+    });
     try {
       await app.listen({ host: opts.host, port: opts.port });
     } catch (err) {
@@ -96,7 +104,6 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : opts.port;
     const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
-    let closed = false;
     return {
       app,
       storage,
@@ -106,8 +113,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       generatedClient,
       seeded,
       async close() {
-        if (closed) return;
-        closed = true;
+        if (closing) return;
+        closing = true;
         await app.close(); // stops accepting, lets in-flight requests finish
         storage.close();
       },

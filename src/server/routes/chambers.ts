@@ -9,11 +9,11 @@ import {
   type Chamber,
   type FieldErrors,
 } from '../../contract/index.js';
-import { INCLUDE_LIMIT } from '../../storage/storage.js';
+import { INCLUDE_LIMIT, parseJsonText } from '../../storage/storage.js';
 import { requireBearer } from '../auth/bearer.js';
 import type { ServerDeps } from '../deps.js';
 import { isJsonObject, sendError, sendFieldErrors } from '../errors.js';
-import { listBody, parseVersionQuery } from './query.js';
+import { parseVersionQuery, sendJsonText, sendPage } from './query.js';
 
 type IdParams = { Params: { id: string } };
 
@@ -32,7 +32,7 @@ export function registerChamberRoutes(app: FastifyInstance, version: ApiVersion,
       status: q['filter[status]'],
       sort: q.sort,
     });
-    return listBody(page.items, page.total, q.page, q.per_page);
+    return sendPage(reply, page, q);
   });
 
   app.get<IdParams>('/chambers/:id', { preHandler }, async (request, reply) => {
@@ -42,12 +42,15 @@ export function registerChamberRoutes(app: FastifyInstance, version: ApiVersion,
       if (!r.ok) return sendFieldErrors(reply, 400, `invalid query parameter: include ${r.fields.include?.join('; ') ?? ''}`.trim(), r.fields);
       include = r.value.include ?? [];
     }
-    const chamber: Chamber | undefined = deps.storage.getChamber(request.params.id);
-    if (!chamber) return sendError(reply, 404, chamberNotFound(request.params.id));
+    const id = request.params.id;
+    const chamber = deps.storage.getChamber(id);
+    if (!chamber) return sendError(reply, 404, chamberNotFound(id));
+    if (!include.length) return sendJsonText(reply, chamber);
+    const full: Chamber = parseJsonText(chamber);
     const firstPage = { page: 1, perPage: INCLUDE_LIMIT };
-    if (include.includes('members')) chamber.members = deps.storage.listMembers(chamber.id, firstPage).items;
-    if (include.includes('events')) chamber.events = deps.storage.listEvents(chamber.id, firstPage).items;
-    return chamber;
+    if (include.includes('members')) full.members = deps.storage.listMembers(id, firstPage).docs.map(parseJsonText);
+    if (include.includes('events')) full.events = deps.storage.listEvents(id, firstPage).docs.map(parseJsonText);
+    return full;
   });
 
   if (version !== 'v2') return;

@@ -4,7 +4,7 @@ import { requireBearer } from '../auth/bearer.js';
 import type { ServerDeps } from '../deps.js';
 import { sendError } from '../errors.js';
 import { chamberNotFound } from './chambers.js';
-import { listBody, parseVersionQuery } from './query.js';
+import { parseVersionQuery, sendPage } from './query.js';
 
 /** GET /v2/chambers/{id}/events (v2 only). */
 export function registerEventRoutes(app: FastifyInstance, deps: ServerDeps): void {
@@ -19,6 +19,6 @@ export function registerEventRoutes(app: FastifyInstance, deps: ServerDeps): voi
       from: q['filter[date_from]'],
       to: q['filter[date_to]'],
     });
-    return listBody(page.items, page.total, q.page, q.per_page);
+    return sendPage(reply, page, q);
   });
 }

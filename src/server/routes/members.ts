@@ -4,7 +4,7 @@ import { requireBearer } from '../auth/bearer.js';
 import type { ServerDeps } from '../deps.js';
 import { isJsonObject, sendError, sendFieldErrors } from '../errors.js';
 import { chamberNotFound } from './chambers.js';
-import { listBody, parseVersionQuery } from './query.js';
+import { parseVersionQuery, sendJsonText, sendPage } from './query.js';
 
 type ChamberParams = { Params: { id: string } };
 
@@ -21,7 +21,7 @@ export function registerMemberRoutes(app: FastifyInstance, version: ApiVersion, 
       status: q['filter[status]'],
       sort: q.sort,
     });
-    return listBody(page.items, page.total, q.page, q.per_page);
+    return sendPage(reply, page, q);
   });
 
   if (version !== 'v2') return;
@@ -48,6 +48,6 @@ export function registerMemberRoutes(app: FastifyInstance, version: ApiVersion, 
   app.get<{ Params: { id: string; member_id: string } }>('/chambers/:id/members/:member_id', { preHandler }, async (request, reply) => {
     const member = deps.storage.getMember(request.params.id, request.params.member_id);
     if (!member) return sendError(reply, 404, `member ${JSON.stringify(request.params.member_id)} was not found in chamber ${JSON.stringify(request.params.id)}`);
-    return member;
+    return sendJsonText(reply, member);
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ListQueryV1, parseQuery, type ApiVersion, type FieldErrors } from '../../contract/index.js';
+import type { Page } from '../../storage/storage.js';
 import { sendError, sendFieldErrors } from '../errors.js';
 
 const summary = (fields: FieldErrors) =>
@@ -33,7 +34,12 @@ export function parseVersionQuery<S extends z.ZodObject>(
   return undefined;
 }
 
-export const listBody = <T>(items: T[], total: number, page: number, perPage: number) => ({
-  data: items,
-  meta: { current_page: page, total, per_page: perPage },
-});
+/** Sends the list envelope around a page of JSON texts (no JSON.stringify of the items). */
+export function sendPage<T>(reply: FastifyReply, page: Page<T>, q: { page: number; per_page: number }): FastifyReply {
+  const meta = `{"current_page":${q.page},"total":${page.total},"per_page":${q.per_page}}`;
+  return sendJsonText(reply, `{"data":[${page.docs.join(',')}],"meta":${meta}}`);
+}
+
+export function sendJsonText(reply: FastifyReply, text: string, status = 200): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send(text);
+}

@@ -1,0 +1,127 @@
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
+import { call } from '../helpers/http.js';
+import { startServeProcess } from '../helpers/serve-process.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await makeTempDir('chamberctl-serve-');
+});
+afterAll(() => removeTempDir(dir));
+
+const env = () => ({ CHAMBERCTL_CONFIG_DIR: join(dir, 'config'), CHAMBERCTL_DATA_DIR: join(dir, 'data') });
+
+async function token(baseUrl: string, clientId: string, clientSecret: string) {
+  return call(baseUrl, 'POST', '/v2/auth/token', { body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret } });
+}
+
+describe('chamberctl serve', () => {
+  it('creates a client on a new database, prints its secret once, logs requests, and stops cleanly', async () => {
+    const db = join(dir, 'first.db');
+    const s = await startServeProcess(['--port', '0', '--db', db], env());
+    expect(s.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const out = s.output().stdout;
+    expect(out).toContain(`v1: ${s.baseUrl}/v1`);
+    expect(out).toContain(`v2: ${s.baseUrl}/v2`);
+    const id = /client id:\s+(\S+)/.exec(out)![1]!;
+    const secret = /client secret:\s+(\S+)/.exec(out)![1]!;
+    expect(id).toMatch(/^[A-Za-z0-9]+$/);
+    expect(secret).toMatch(/^[A-Za-z0-9]{32,}$/);
+    const t = await token(s.baseUrl, id, secret);
+    expect(t.status).toBe(200);
+    const list = await call(s.baseUrl, 'GET', '/v2/chambers?filter[type]=hq', { token: t.body.access_token });
+    expect(list.body.meta.total).toBeGreaterThan(10); // demo data by default
+    const stopped = await s.stop('SIGTERM');
+    expect(stopped.exitCode).toBe(0);
+    expect(stopped.stderr).toMatch(/^GET \/v2\/chambers 200 \d+\.\dms$/m);
+    expect(stopped.stderr).not.toContain(t.body.access_token);
+    expect(stopped.stderr).not.toContain(secret);
+
+    // Second start on the same database: no new client, no secret printed, data kept.
+    const again = await startServeProcess(['--port', '0', '--db', db, '--quiet'], env());
+    expect(again.output().stdout).not.toMatch(/client secret/);
+    expect((await token(again.baseUrl, id, secret)).status).toBe(200);
+    const r = await again.stop('SIGINT');
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).not.toMatch(/^GET /m); // --quiet
+  });
+
+  it('registers --client-id/--client-secret and honours --seed none and --json', async () => {
+    const s = await startServeProcess(
+      ['--port', '0', '--db', ':memory:', '--seed', 'none', '--client-id', 'ci', '--client-secret', 'CiSecret123', '--json'],
+      env(),
+    );
+    const line = JSON.parse(s.output().stdout.split('\n')[0]!);
+    expect(line).toEqual({ base_url: s.baseUrl, v1: `${s.baseUrl}/v1`, v2: `${s.baseUrl}/v2`, database: ':memory:' });
+    const t = await token(s.baseUrl, 'ci', 'CiSecret123');
+    expect(t.status).toBe(200);
+    const list = await call(s.baseUrl, 'GET', '/v1/chambers', {
+      token: (await call(s.baseUrl, 'POST', '/v1/auth/token', { body: { grant_type: 'client_credentials', client_id: 'ci', client_secret: 'CiSecret123' } })).body.access_token,
+    });
+    expect(list.body.meta.total).toBe(0);
+    expect((await s.stop()).exitCode).toBe(0);
+  });
+
+  it('finishes a request in flight when told to stop', async () => {
+    const s = await startServeProcess(['--port', '0', '--db', ':memory:', '--seed', 'none', '--client-id', 'ci', '--client-secret', 'CiSecret123', '--quiet'], env());
+    const body = JSON.stringify({ grant_type: 'client_credentials', client_id: 'ci', client_secret: 'CiSecret123' });
+    const url = new URL(`${s.baseUrl}/v2/auth/token`);
+    const answer = new Promise<number>((resolve, reject) => {
+      const req = request(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
+      req.on('error', reject);
+      req.write(body.slice(0, 10)); // the request is now in flight
+      setTimeout(() => {
+        s.proc.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(10)), 300);
+      }, 200);
+    });
+    expect(await answer).toBe(200);
+    const r = await s.proc;
+    expect(r.exitCode).toBe(0);
+  });
+
+  it('fails with one line when the port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const r = await runCli(['serve', '--port', String(port), '--db', ':memory:', '--seed', 'none'], { configDir: join(dir, 'config') });
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr.trim().split('\n')).toEqual([`error: port ${port} on 127.0.0.1 is already in use (try --port 0 for a free one)`]);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('fails with one line when the database cannot be written', async () => {
+    const file = join(dir, 'plain-file');
+    writeFileSync(file, 'not a directory');
+    const r = await runCli(['serve', '--port', '0', '--db', join(file, 'x.db')], { configDir: join(dir, 'config') });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^error: cannot open the database .*x\.db: /);
+    const notDb = join(dir, 'not-a-db.db');
+    writeFileSync(notDb, 'hello, this is text and not SQLite at all '.repeat(50));
+    const r2 = await runCli(['serve', '--port', '0', '--db', notDb], { configDir: join(dir, 'config') });
+    expect(r2.exitCode).toBe(1);
+    expect(r2.stderr.trim()).toMatch(/^error: cannot open the database .*: the file is not a SQLite database$/);
+  });
+
+  it('rejects bad options with exit 2', async () => {
+    for (const args of [['--port', 'abc'], ['--port', '70000'], ['--seed', 'lots'], ['--client-id', 'x']]) {
+      const r = await runCli(['serve', ...args], { configDir: join(dir, 'config') });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n')[0]).toMatch(/^error: /);
+    }
+  });
+});

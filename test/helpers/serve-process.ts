@@ -1,0 +1,50 @@
+import { execa, type ResultPromise } from 'execa';
+import { BIN, cleanEnv } from './cli.js';
+
+export interface ServeProcess {
+  proc: ResultPromise;
+  baseUrl: string;
+  /** stdout and stderr so far */
+  output(): { stdout: string; stderr: string };
+  stop(signal?: NodeJS.Signals): Promise<{ exitCode: number | undefined; stdout: string; stderr: string }>;
+}
+
+/** Runs the built `chamberctl serve` and waits for the line that names its URL. */
+export async function startServeProcess(args: string[], env: Record<string, string>): Promise<ServeProcess> {
+  const proc = execa(process.execPath, [BIN, 'serve', ...args], {
+    env: { ...cleanEnv(), ...env },
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+    buffer: false,
+  });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  proc.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${stdout}\n${stderr}`)), 20_000);
+    const check = () => {
+      const m = /(?:listening on |"base_url":")(http:\/\/[^\s"]+)/.exec(stdout);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    proc.stdout!.on('data', check);
+    void proc.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited early:\n${stdout}\n${stderr}`));
+    });
+  });
+  return {
+    proc,
+    baseUrl,
+    output: () => ({ stdout, stderr }),
+    async stop(signal = 'SIGTERM') {
+      proc.kill(signal);
+      const r = await proc;
+      return { exitCode: r.exitCode, stdout, stderr };
+    },
+  };
+}

@@ -1,5 +1,129 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
+import type { GlobalOptions } from '../client/types.js';
+
+/** The command's options merged with the global ones (given before or after the subcommand). */
+const globals = (cmd: Command) => cmd.optsWithGlobals() as GlobalOptions;
 
 /** login, logout, auth status|token, profiles list|use|remove. */
-export function registerAuthCommands(_program: Command, _ctx: CliContext): void {}
+export function registerAuthCommands(program: Command, ctx: CliContext): void {
+  program
+    .command('login')
+    .description('Check client credentials with the server and save them in a profile')
+    .option('--client-id <id>', 'API client id (env CHAMBERCTL_CLIENT_ID)')
+    .option('--client-secret <secret>', 'API client secret (env CHAMBERCTL_CLIENT_SECRET; visible to other users in `ps`, prefer --client-secret-stdin)')
+    .option('--client-secret-stdin', 'read the client secret from stdin')
+    .addHelpText(
+      'after',
+      `
+The global --base-url (default http://127.0.0.1:8080) and --api-version (auto, v1, v2;
+default auto) are saved in the profile; --profile names it. Missing values are prompted
+for on a terminal; without one they must come from options or the environment.
+The credentials are checked with a token request before anything is saved.
+
+Examples:
+  $ chamberctl login --base-url https://directory.example.org --client-id ci
+  $ printf '%s' "$SECRET" | chamberctl login --client-id ci --client-secret-stdin
+  $ CHAMBERCTL_CLIENT_ID=ci CHAMBERCTL_CLIENT_SECRET=... chamberctl login --profile staging`,
+    )
+    .action(async (_opts, cmd: Command) => {
+      const { runLogin } = await import('./login.js');
+      await runLogin(globals(cmd), ctx);
+    });
+
+  program
+    .command('logout')
+    .description("Remove the profile's client secret and cached tokens")
+    .addHelpText(
+      'after',
+      `
+The profile keeps its base URL and client id, so \`chamberctl login\` only asks for the secret.
+
+Examples:
+  $ chamberctl logout
+  $ chamberctl logout --profile staging`,
+    )
+    .action(async (_opts, cmd: Command) => {
+      const { runLogout } = await import('./logout.js');
+      await runLogout(globals(cmd), ctx);
+    });
+
+  const auth = program.command('auth').description('Show the login state or print an access token');
+  auth
+    .command('status')
+    .description('Show the profile in use: base URL, client id, api-version, cached tokens (never secrets)')
+    .addHelpText(
+      'after',
+      `
+Reads the config only (no request). Exit 3 when the profile has no credentials.
+
+Examples:
+  $ chamberctl auth status
+  $ chamberctl auth status --profile staging --json`,
+    )
+    .action(async (_opts, cmd: Command) => {
+      const { runAuthStatus } = await import('./auth-status.js');
+      await runAuthStatus(globals(cmd), ctx);
+    });
+  auth
+    .command('token')
+    .description('Print an access token (cached while valid for over a minute, else a new one)')
+    .addHelpText(
+      'after',
+      `
+The token is for --api-version, else the profile's api-version; "auto" means v2. A token
+only works on the version that issued it.
+
+Examples:
+  $ curl -H "Authorization: Bearer $(chamberctl auth token)" http://127.0.0.1:8080/v2/chambers
+  $ chamberctl auth token --api-version v1`,
+    )
+    .action(async (_opts, cmd: Command) => {
+      const { runAuthToken } = await import('./auth-token.js');
+      await runAuthToken(globals(cmd), ctx);
+    });
+
+  const profiles = program.command('profiles').description('List, select and remove config profiles');
+  profiles
+    .command('list')
+    .description('List the profiles; * marks the one commands use')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ chamberctl profiles list
+  $ chamberctl profiles list --json`,
+    )
+    .action(async (_opts, cmd: Command) => {
+      const { runProfilesList } = await import('./profiles.js');
+      await runProfilesList(globals(cmd), ctx);
+    });
+  profiles
+    .command('use')
+    .argument('<name>', 'profile name')
+    .description('Make NAME the current profile (--profile and CHAMBERCTL_PROFILE still take precedence)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ chamberctl profiles use staging`,
+    )
+    .action(async (name: string, _opts, cmd: Command) => {
+      const { runProfilesUse } = await import('./profiles.js');
+      await runProfilesUse(name, globals(cmd), ctx);
+    });
+  profiles
+    .command('remove')
+    .argument('<name>', 'profile name')
+    .description('Delete profile NAME with its secret and cached tokens')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ chamberctl profiles remove staging`,
+    )
+    .action(async (name: string, _opts, cmd: Command) => {
+      const { runProfilesRemove } = await import('./profiles.js');
+      await runProfilesRemove(name, globals(cmd), ctx);
+    });
+}

@@ -1,0 +1,12 @@
+import type { CliContext } from '../cli/context.js';
+import type { GlobalOptions } from './types.js';
+import { HttpClient, type HttpClientOptions } from './http.js';
+
+/** The HTTP client of one command: --verbose logs to stderr, the clock is the context's. */
+export function httpClientFor(globals: Pick<GlobalOptions, 'verbose'>, ctx: CliContext, extra: HttpClientOptions = {}): HttpClient {
+  return new HttpClient({
+    clock: () => ctx.now().getTime(),
+    ...(globals.verbose ? { log: (line: string) => void ctx.stderr.write(`${line}\n`) } : {}),
+    ...extra,
+  });
+}

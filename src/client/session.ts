@@ -1,0 +1,103 @@
+import type { CliContext } from '../cli/context.js';
+import { CliError, ExitCode } from '../cli/exit-codes.js';
+import type { ApiVersion } from '../contract/index.js';
+import { normaliseBaseUrl } from '../config/base-url.js';
+import { hasCredentials, type CachedToken, type Profile } from '../config/profile.js';
+import { openProfileStore, type ProfileStore } from '../config/profile-store.js';
+import { loginHint, selectProfile } from '../config/select.js';
+import { httpClientFor } from './create-http.js';
+import { DirectoryClient } from './directory-client.js';
+import type { HttpClient } from './http.js';
+import { TokenProvider, tokenVersion, type TokenCache } from './tokens.js';
+import type { GlobalOptions, Session } from './types.js';
+
+interface OpenedProfile {
+  name: string;
+  profile: Profile & { clientId: string; clientSecret: string };
+  baseUrl: string;
+  apiVersion: 'auto' | 'v1' | 'v2';
+  http: HttpClient;
+  tokens: TokenProvider;
+}
+
+/**
+ * The selected profile, ready for calls. Exit 3 when it does not exist or has no
+ * credentials. `--base-url` points this one command elsewhere; tokens from such a server
+ * are used but not saved in the profile.
+ */
+function openProfileForCalls(globals: GlobalOptions, ctx: CliContext): OpenedProfile {
+  const store = openProfileStore(ctx.env);
+  const { name, source } = selectProfile(globals, ctx.env, store);
+  const profile = store.get(name);
+  const hint = loginHint(name, source);
+  if (!profile) throw new CliError(`there is no profile "${name}"; ${hint}`, ExitCode.AUTH);
+  if (!hasCredentials(profile)) throw new CliError(`profile "${name}" has no credentials; ${hint}`, ExitCode.AUTH);
+
+  const baseUrl = globals.baseUrl ? normaliseBaseUrl(globals.baseUrl) : profile.baseUrl;
+  const http = httpClientFor(globals, ctx);
+  const tokens = new TokenProvider({
+    http,
+    baseUrl,
+    credentials: { clientId: profile.clientId, clientSecret: profile.clientSecret },
+    cache: profileTokenCache(store, name, { baseUrl, clientId: profile.clientId, persist: baseUrl === profile.baseUrl }),
+    now: ctx.now,
+    loginHint: hint,
+  });
+  return { name, profile, baseUrl, apiVersion: globals.apiVersion ?? profile.apiVersion, http, tokens };
+}
+
+/** What resource commands call: the API of the selected profile. Close it when done. */
+export async function openSession(globals: GlobalOptions, ctx: CliContext): Promise<Session> {
+  const p = openProfileForCalls(globals, ctx);
+  return {
+    api: new DirectoryClient(p.http, p.tokens, p.baseUrl),
+    apiVersion: p.apiVersion,
+    profileName: p.name,
+    close: () => p.http.close(),
+  };
+}
+
+/**
+ * `auth token`: the cached token of the selected profile while it is fresh, else a new one
+ * (saved). The version is --api-version or the profile's; `auto` means v2.
+ */
+export async function getAccessToken(
+  globals: GlobalOptions,
+  ctx: CliContext,
+): Promise<CachedToken & { version: ApiVersion; profileName: string }> {
+  const p = openProfileForCalls(globals, ctx);
+  const version = tokenVersion(p.apiVersion);
+  try {
+    return { ...(await p.tokens.tokenInfo(version)), version, profileName: p.name };
+  } finally {
+    await p.http.close();
+  }
+}
+
+/**
+ * Tokens kept in the profile. A token is saved only while the profile still names the same
+ * server and client (another command may have logged in meanwhile) and not for a one-off
+ * --base-url. Saving is best effort: a read-only config must not fail the command.
+ */
+export function profileTokenCache(
+  store: ProfileStore,
+  name: string,
+  expect: { baseUrl: string; clientId: string; persist: boolean },
+): TokenCache {
+  return {
+    load: (version) => {
+      const p = store.get(name);
+      return p?.clientId === expect.clientId ? p.tokens[version] : undefined;
+    },
+    save: (version, token) => {
+      if (!expect.persist) return;
+      try {
+        const p = store.get(name);
+        if (!p || p.baseUrl !== expect.baseUrl || p.clientId !== expect.clientId) return;
+        store.set(name, { ...p, tokens: { ...p.tokens, [version]: token } });
+      } catch {
+        // the token still serves this command
+      }
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import { CliError, ExitCode } from '../cli/exit-codes.js';
+import { TokenResponse, type ApiVersion } from '../contract/index.js';
+import type { CachedToken } from '../config/profile.js';
+import { errorFromResponse, serverMessage } from './errors.js';
+import type { HttpClient } from './http.js';
+
+/** A cached token is used until this long before it expires. */
+export const EXPIRY_MARGIN_MS = 60_000;
+
+export interface Credentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** Where tokens outlive the command (the profile); failures to save are the cache's business. */
+export interface TokenCache {
+  load(version: ApiVersion): CachedToken | undefined;
+  save(version: ApiVersion, token: CachedToken): void;
+}
+
+/** The version a token is needed for: `auto` means v2, the version every command can use. */
+export function tokenVersion(setting: 'auto' | 'v1' | 'v2'): ApiVersion {
+  return setting === 'auto' ? 'v2' : setting;
+}
+
+export function tokenEndpoint(baseUrl: string, version: ApiVersion): string {
+  return `${baseUrl}/${version}/auth/token`;
+}
+
+export function isFresh(token: CachedToken | undefined, baseUrl: string, now: Date): token is CachedToken {
+  if (!token || token.baseUrl !== baseUrl) return false;
+  const expires = Date.parse(token.expiresAt);
+  return Number.isFinite(expires) && expires - EXPIRY_MARGIN_MS > now.getTime();
+}
+
+/**
+ * POST {base}/{version}/auth/token with the client credentials as JSON. Wrong credentials
+ * are exit 3 with a hint to log in again. Repeating this request is harmless (it only
+ * issues another token), so it is retried like a GET.
+ */
+export async function requestToken(
+  http: HttpClient,
+  baseUrl: string,
+  version: ApiVersion,
+  creds: Credentials,
+  now: () => Date,
+  loginHint = 'run `chamberctl login`',
+): Promise<CachedToken> {
+  http.addSecret(creds.clientSecret);
+  const res = await http.request({
+    method: 'POST',
+    url: tokenEndpoint(baseUrl, version),
+    json: { grant_type: 'client_credentials', client_id: creds.clientId, client_secret: creds.clientSecret },
+    idempotent: true,
+  });
+  if (res.status === 401) {
+    const said = serverMessage(res.json).message ?? 'client authentication failed';
+    throw new CliError(`${baseUrl} rejected the client credentials (${said}); ${loginHint}`, ExitCode.AUTH);
+  }
+  if (res.status !== 200) throw errorFromResponse(res);
+  const parsed = TokenResponse.safeParse(res.json);
+  if (!parsed.success) {
+    throw new CliError(`unexpected answer from ${tokenEndpoint(baseUrl, version)}: not a token response`, ExitCode.FAILURE);
+  }
+  http.addSecret(parsed.data.access_token);
+  return {
+    accessToken: parsed.data.access_token,
+    expiresAt: new Date(now().getTime() + parsed.data.expires_in * 1000).toISOString(),
+    baseUrl,
+  };
+}
+
+export interface TokenProviderOptions {
+  http: HttpClient;
+  baseUrl: string;
+  credentials: Credentials;
+  cache: TokenCache;
+  now: () => Date;
+  loginHint?: string;
+}
+
+/**
+ * Bearer tokens for one command: the cached one while it is fresh, else one new token per
+ * version, requested at most once per command however many requests wait for it (the
+ * in-flight promise is shared).
+ */
+export class TokenProvider {
+  readonly #fetched = new Map<ApiVersion, Promise<CachedToken>>();
+  readonly #known = new Map<ApiVersion, CachedToken>();
+
+  constructor(private readonly opts: TokenProviderOptions) {}
+
+  async token(version: ApiVersion): Promise<string> {
+    return (await this.tokenInfo(version)).accessToken;
+  }
+
+  /** The token with its expiry (for `auth token --json`). */
+  async tokenInfo(version: ApiVersion): Promise<CachedToken> {
+    const known = this.#known.get(version) ?? this.opts.cache.load(version);
+    if (isFresh(known, this.opts.baseUrl, this.opts.now())) {
+      this.#known.set(version, known);
+      this.opts.http.addSecret(known.accessToken);
+      return known;
+    }
+    return this.#fetch(version);
+  }
+
+  /**
+   * After a 401 for `rejected`: a new token, or undefined when this command already got a
+   * fresh token from the server and that is the one being refused (asking again would not help).
+   */
+  async renew(version: ApiVersion, rejected: string): Promise<string | undefined> {
+    const fetched = this.#fetched.get(version);
+    if (fetched) {
+      const token = await fetched;
+      return token.accessToken === rejected ? undefined : token.accessToken;
+    }
+    return (await this.#fetch(version)).accessToken;
+  }
+
+  #fetch(version: ApiVersion): Promise<CachedToken> {
+    let pending = this.#fetched.get(version);
+    if (!pending) {
+      const { http, baseUrl, credentials, now, loginHint } = this.opts;
+      pending = requestToken(http, baseUrl, version, credentials, now, loginHint).then((token) => {
+        this.#known.set(version, token);
+        this.opts.cache.save(version, token);
+        return token;
+      });
+      this.#fetched.set(version, pending);
+    }
+    return pending;
+  }
+}

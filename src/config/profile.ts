@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { usageError } from '../cli/exit-codes.js';
+
+export const API_VERSION_SETTINGS = ['auto', 'v1', 'v2'] as const;
+export type ApiVersionSetting = (typeof API_VERSION_SETTINGS)[number];
+
+/** A token cached in the profile. `baseUrl` is the server that issued it. */
+export const CachedToken = z.object({
+  accessToken: z.string().min(1),
+  /** ISO 8601 */
+  expiresAt: z.string(),
+  baseUrl: z.string(),
+});
+export type CachedToken = z.infer<typeof CachedToken>;
+
+export const Profile = z.object({
+  baseUrl: z.string(),
+  clientId: z.string().optional(),
+  clientSecret: z.string().optional(),
+  apiVersion: z.enum(API_VERSION_SETTINGS).default('auto'),
+  tokens: z
+    .object({ v1: CachedToken.optional(), v2: CachedToken.optional() })
+    .default({}),
+});
+export type Profile = z.infer<typeof Profile>;
+
+export const DEFAULT_PROFILE = 'default';
+
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export function checkProfileName(name: string): string {
+  if (!PROFILE_NAME.test(name)) {
+    throw usageError(
+      `profile name "${name}" is not valid: use letters, digits, ".", "_" and "-" (up to 64, starting with a letter or digit)`,
+    );
+  }
+  return name;
+}
+
+export function hasCredentials(p: Profile | undefined): p is Profile & { clientId: string; clientSecret: string } {
+  return Boolean(p?.clientId && p.clientSecret);
+}

@@ -1,0 +1,29 @@
+import { PassThrough } from 'node:stream';
+import type { CliContext } from '../../src/cli/context.js';
+
+export interface FakeContext extends CliContext {
+  out(): string;
+  err(): string;
+}
+
+/** A CliContext with captured streams, no TTY, and the given environment and clock. */
+export function fakeContext(opts: { env?: Record<string, string | undefined>; now?: () => Date; stdin?: string } = {}): FakeContext {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += String(c)));
+  stderr.on('data', (c) => (err += String(c)));
+  if (opts.stdin !== undefined) stdin.end(opts.stdin);
+  return {
+    stdout,
+    stderr,
+    stdin,
+    env: opts.env ?? {},
+    now: opts.now ?? (() => new Date()),
+    onSignal: () => () => undefined,
+    out: () => out,
+    err: () => err,
+  };
+}

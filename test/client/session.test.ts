@@ -1,0 +1,166 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CliError, ExitCode } from '../../src/cli/exit-codes.js';
+import { openSession } from '../../src/client/session.js';
+import type { GlobalOptions, Session } from '../../src/client/types.js';
+import { openProfileStore } from '../../src/config/profile-store.js';
+import { makeTempDir, removeTempDir } from '../helpers/cli.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { fakeContext } from './fake-context.js';
+
+// openSession and the DirectoryApi against the real embedded server.
+
+let server: TestServer;
+let dir: string;
+let session: Session | undefined;
+const globals: GlobalOptions = { color: false };
+
+beforeAll(async () => {
+  server = await startTestServer({ seed: 'demo' });
+});
+afterAll(() => server.close());
+
+beforeEach(async () => {
+  dir = await makeTempDir();
+  openProfileStore({ CHAMBERCTL_CONFIG_DIR: dir }).set('default', {
+    baseUrl: server.baseUrl,
+    clientId: server.clientId,
+    clientSecret: server.clientSecret,
+    apiVersion: 'auto',
+    tokens: {},
+  });
+});
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+  await removeTempDir(dir);
+});
+
+const ctxFor = (env: Record<string, string> = {}) => fakeContext({ env: { CHAMBERCTL_CONFIG_DIR: dir, ...env } });
+const rejection = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as CliError);
+
+describe('openSession', () => {
+  it('lists and gets chambers on both versions, caching one token per version in the profile', async () => {
+    const ctx = ctxFor();
+    session = await openSession(globals, ctx);
+    expect(session.profileName).toBe('default');
+    expect(session.apiVersion).toBe('auto');
+    const v1 = await session.api.listChambers('v1', { per_page: '3' });
+    expect(v1.data).toHaveLength(3);
+    expect(v1.meta.per_page).toBe(3);
+    const v2 = await session.api.listChambers('v2', { 'filter[type]': 'hq', per_page: '5' });
+    expect(v2.data.every((c) => c.type === 'hq')).toBe(true);
+    const one = await session.api.getChamber('v2', v1.data[0]!.id, { include: 'members,events' });
+    expect(one.id).toBe(v1.data[0]!.id);
+    expect(Array.isArray(one.members)).toBe(true);
+    const tokens = openProfileStore(ctx.env).get('default')!.tokens;
+    expect(tokens.v1?.accessToken).toBeTruthy();
+    expect(tokens.v2?.accessToken).toBeTruthy();
+  });
+
+  it('maps a missing chamber to exit 4', async () => {
+    session = await openSession(globals, ctxFor());
+    const err = await rejection(session.api.getChamber('v1', 'ch_doesnotexist', {}));
+    expect(err).toBeInstanceOf(CliError);
+    expect(err?.exitCode).toBe(ExitCode.NOT_FOUND);
+  });
+
+  it('maps a bad query parameter to exit 2 with the field', async () => {
+    session = await openSession(globals, ctxFor());
+    const err = await rejection(session.api.listChambers('v2', { 'filter[status]': 'bogus' }));
+    expect(err?.exitCode).toBe(ExitCode.USAGE);
+    expect(err?.details.join('\n')).toContain('filter[status]');
+  });
+
+  it('maps validation failures (422) and duplicates (409) to exit 5 with the field messages', async () => {
+    session = await openSession(globals, ctxFor());
+    const chamber = (await session.api.listChambers('v1', { per_page: '1' })).data[0]!;
+    const bad = await rejection(
+      session.api.addMember(chamber.id, { name: 'A', email: 'not-an-address', membership_type: 'standard' }),
+    );
+    expect(bad?.exitCode).toBe(ExitCode.REJECTED);
+    expect(bad?.details).toContain('email: must be a valid e-mail address');
+
+    const email = `dup-${Date.now()}@example.org`;
+    const added = await session.api.addMember(chamber.id, { name: 'Ada', email, membership_type: 'premium' });
+    expect(added.email).toBe(email);
+    const dup = await rejection(session.api.addMember(chamber.id, { name: 'Ada', email, membership_type: 'premium' }));
+    expect(dup?.exitCode).toBe(ExitCode.REJECTED);
+    expect(dup?.details.some((l) => l.startsWith('email: '))).toBe(true);
+  });
+
+  it('creates a chamber and lists events (v2)', async () => {
+    session = await openSession(globals, ctxFor());
+    const created = await session.api.createChamber({
+      name: 'Test Chamber',
+      type: 'hq',
+      address: { street: '1 Test Street', city: 'Bremen', country: 'DE' },
+    });
+    expect(created.name).toBe('Test Chamber');
+    const events = await session.api.listEvents(created.id, {});
+    expect(events.data).toEqual([]);
+  });
+
+  it('renews a refused cached token once and repeats the call', async () => {
+    const ctx = ctxFor();
+    const store = openProfileStore(ctx.env);
+    const p = store.get('default')!;
+    store.set('default', {
+      ...p,
+      tokens: { v2: { accessToken: 'not-a-valid-token', expiresAt: '2999-01-01T00:00:00Z', baseUrl: server.baseUrl } },
+    });
+    const before = server.tokenRequests();
+    session = await openSession(globals, ctx);
+    const page = await session.api.listChambers('v2', { per_page: '1' });
+    expect(page.data).toHaveLength(1);
+    expect(server.tokenRequests() - before).toBe(1);
+    expect(store.get('default')!.tokens.v2?.accessToken).not.toBe('not-a-valid-token');
+  });
+
+  it('fails with exit 3 and a login hint when the profile has no credentials', async () => {
+    const ctx = ctxFor();
+    const store = openProfileStore(ctx.env);
+    const { clientSecret: _s, ...rest } = store.get('default')!;
+    store.set('default', rest);
+    const err = await rejection(openSession(globals, ctx));
+    expect(err?.exitCode).toBe(ExitCode.AUTH);
+    expect(err?.message).toBe('profile "default" has no credentials; run `chamberctl login`');
+    const missing = await rejection(openSession({ ...globals, profile: 'nope' }, ctx));
+    expect(missing?.exitCode).toBe(ExitCode.AUTH);
+    expect(missing?.message).toBe('there is no profile "nope"; run `chamberctl login --profile nope`');
+  });
+
+  it('fails with exit 3 when the saved secret is no longer accepted', async () => {
+    const ctx = ctxFor();
+    const store = openProfileStore(ctx.env);
+    store.set('default', { ...store.get('default')!, clientSecret: 'changed-on-the-server' });
+    session = await openSession(globals, ctx);
+    const err = await rejection(session.api.listChambers('v1', {}));
+    expect(err?.exitCode).toBe(ExitCode.AUTH);
+    expect(err?.message).toMatch(/rejected the client credentials .*; run `chamberctl login`$/);
+  });
+
+  it('--base-url sends this command elsewhere without saving its tokens', async () => {
+    const other = await startTestServer({ seed: 'none' });
+    try {
+      const ctx = ctxFor();
+      session = await openSession({ ...globals, baseUrl: other.baseUrl }, ctx);
+      const page = await session.api.listChambers('v1', {});
+      expect(page.meta.total).toBe(0);
+      expect(openProfileStore(ctx.env).get('default')!.tokens).toEqual({});
+    } finally {
+      await session?.close();
+      session = undefined;
+      await other.close();
+    }
+  });
+
+  it('names the URL when the server cannot be reached (exit 1)', async () => {
+    const gone = await startTestServer({ seed: 'none' });
+    await gone.close();
+    const ctx = ctxFor();
+    session = await openSession({ ...globals, baseUrl: gone.baseUrl }, ctx);
+    const err = await rejection(session.api.listChambers('v1', {}));
+    expect(err?.exitCode).toBe(ExitCode.FAILURE);
+    expect(err?.message).toBe(`cannot reach ${gone.baseUrl}: connection refused`);
+  });
+});

@@ -93,7 +93,7 @@ export const Phone = z
 export const MemberCreate = z.object({
   name: requiredText(200),
   email: Email,
-  phone: Phone.optional(),
+  phone: Phone,
   membership_type: z.enum(MembershipType.options, {
     error: (iss) =>
       iss.input === undefined ? 'is required' : `must be one of: ${MembershipType.options.join(', ')}`,

@@ -70,7 +70,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const storage = openStorage(opts.dbPath);
   try {
     let seeded: RunningServer['seeded'];
-    if (storage.isNew && opts.seed === 'demo') {
+    if (opts.seed === 'demo' && storage.isUnused()) {
       seeded = seedDemo(storage, { size: opts.seedSize ?? 'standard', now: now() });
     }
     let generatedClient: RunningServer['generatedClient'];

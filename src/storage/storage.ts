@@ -62,8 +62,6 @@ export const INCLUDE_LIMIT = 100;
  */
 export class Storage {
   readonly db: Database.Database;
-  /** True when this open created the schema (a new database file or :memory:). */
-  readonly isNew: boolean;
   private readonly statements = new Map<string, Database.Statement>();
 
   constructor(path: string) {
@@ -76,7 +74,7 @@ export class Storage {
     // read() calls, which otherwise dominate on a large database (bench:server).
     this.db.pragma('mmap_size = 1073741824');
     this.db.pragma('cache_size = -65536');
-    this.isNew = migrate(this.db) === 0;
+    migrate(this.db);
   }
 
   private checkpointTimer?: NodeJS.Timeout;
@@ -127,6 +125,14 @@ export class Storage {
   clientSecretHash(id: string): string | undefined {
     const row = this.stmt('SELECT secret_hash FROM clients WHERE id = ?').get(id) as { secret_hash: string } | undefined;
     return row?.secret_hash;
+  }
+
+  /**
+   * A database that has neither chambers nor clients has never been served: `serve` seeds
+   * it. (A seed that died half-way rolled back, so it counts as new again.)
+   */
+  isUnused(): boolean {
+    return this.stmt('SELECT (SELECT count(*) FROM clients) + (SELECT count(*) FROM (SELECT 1 FROM chambers LIMIT 1)) AS n').pluck().get() === 0;
   }
 
   clientCount(): number {

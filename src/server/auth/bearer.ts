@@ -4,6 +4,27 @@ import type { ServerDeps } from '../deps.js';
 import { sendBearerError } from '../errors.js';
 import { tokenHash } from './secrets.js';
 
+// Tokens are never revoked before they expire, so a token found once can be trusted from
+// memory until its expiry; the map (keyed by the token's hash, like the table) spares a
+// database lookup per request. Bounded: it is emptied when it grows past MAX_CACHED.
+const MAX_CACHED = 10_000;
+const known = new WeakMap<ServerDeps, Map<string, { version: string; expiresAt: number }>>();
+
+function lookup(deps: ServerDeps, token: string) {
+  let cache = known.get(deps);
+  if (!cache) known.set(deps, (cache = new Map()));
+  const hash = tokenHash(token);
+  const key = hash.toString('base64');
+  let found = cache.get(key);
+  if (!found) {
+    found = deps.storage.findToken(hash);
+    if (!found) return undefined;
+    if (cache.size >= MAX_CACHED) cache.clear();
+    cache.set(key, found);
+  }
+  return found;
+}
+
 /** A preHandler that admits only a live bearer token issued by this version's token endpoint. */
 export function requireBearer(version: ApiVersion, deps: ServerDeps) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
@@ -11,7 +32,7 @@ export function requireBearer(version: ApiVersion, deps: ServerDeps) {
     if (!header) return sendBearerError(reply, 'a bearer token is required', false);
     const m = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
     if (!m) return sendBearerError(reply, 'the Authorization header is not a bearer token', true);
-    const found = deps.storage.findToken(tokenHash(m[1]!));
+    const found = lookup(deps, m[1]!);
     if (!found) return sendBearerError(reply, 'the access token is not valid', true);
     if (found.expiresAt <= deps.now().getTime()) return sendBearerError(reply, 'the access token has expired', true);
     if (found.version !== version) {

@@ -3,6 +3,8 @@ import type { CliContext } from './context.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { registerAuthCommands } from '../commands/auth.register.js';
 import { registerDirectoryCommands } from '../commands/directory.register.js';
+import { registerImportCommand } from '../commands/import.register.js';
+import { registerShellCommands } from '../commands/completion.register.js';
 import { registerServe } from '../commands/serve.register.js';
 
 /**
@@ -30,9 +32,16 @@ export function buildProgram(ctx: CliContext, version: string): Command {
     .option('--no-color', 'disable colour (also NO_COLOR)')
     .option('--verbose', 'print HTTP exchanges on stderr (secrets redacted)');
 
+  program.commandsGroup('Directory:');
   registerDirectoryCommands(program, ctx);
+  registerImportCommand(program, ctx);
+  program.commandsGroup('Authentication and profiles:');
   registerAuthCommands(program, ctx);
+  program.commandsGroup('Local server:');
   registerServe(program, ctx);
+  program.commandsGroup('Shell:');
+  registerShellCommands(program, ctx);
+  program.helpCommand('help [command]', 'show help for a command');
   return program;
 }
 

@@ -1,0 +1,48 @@
+// npm run demo: starts `chamberctl serve` on a free port with a throwaway database and
+// config directory, runs a short tour of commands against it, and stops it again.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const bin = fileURLToPath(new URL('../bin/chamberctl.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'chamberctl-demo-'));
+const env = { ...process.env, CHAMBERCTL_CONFIG_DIR: join(dir, 'config'), CHAMBERCTL_DATA_DIR: join(dir, 'data') };
+
+const server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', ':memory:', '--quiet'], {
+  env,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+let out = '';
+server.stdout.setEncoding('utf8');
+await new Promise((resolve, reject) => {
+  server.stdout.on('data', (d) => {
+    out += d;
+    if (/client secret/.test(out)) resolve();
+  });
+  server.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+});
+process.stdout.write(out.replace(/(client secret:\s+)\S+/, '$1(shown once; hidden here)') + '\n');
+
+function run(args) {
+  process.stdout.write(`$ chamberctl ${args.join(' ')}\n`);
+  const r = spawnSync(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  process.stdout.write(`${r.stdout}\n`);
+  if (r.status !== 0) throw new Error(`chamberctl ${args.join(' ')} exited with ${r.status}`);
+  return r.stdout;
+}
+
+try {
+  run(['auth', 'status']);
+  run(['chambers', 'list', '--type', 'hq', '--sort', 'name', '--per-page', '5']);
+  const id = JSON.parse(run(['chambers', 'list', '--per-page', '1', '--json']))[0].id;
+  run(['chambers', 'get', id]);
+  run(['members', 'list', id, '--sort', '-joined_at', '--per-page', '5']);
+  run(['events', 'list', id, '--status', 'upcoming', '--per-page', '5']);
+  run(['members', 'add', id, '--name', 'Ada Lovelace', '--email', 'ada@example.org', '--membership-type', 'honorary', '--json']);
+} finally {
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.on('exit', resolve));
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -7,6 +7,7 @@ import { Storage } from '../storage/storage.js';
 import { buildApp } from './app.js';
 import { hashSecret } from './auth/secrets.js';
 import type { ServerDeps } from './deps.js';
+import { WriteBatcher } from './write-batch.js';
 
 export interface StartOptions {
   host: string;
@@ -83,7 +84,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
 
     storage.checkpointEvery(1000);
     const stats = { tokenRequests: 0 };
-    const app = buildApp({ storage, now, stats, log: opts.log });
+    const writes = new WriteBatcher((fn) => storage.transaction(fn));
+    const app = buildApp({ storage, now, stats, writes, log: opts.log });
     let closing = false;
     // Requests still in flight when we stop get `Connection: close`, so their keep-alive
     // sockets end with the response instead of holding the process open.

@@ -67,7 +67,7 @@ export function registerChamberRoutes(app: FastifyInstance, version: ApiVersion,
       if (hqType !== 'hq') fields.hq_id = [hqType ? 'must name a chamber of type hq' : 'must name an existing hq chamber'];
     }
     if (!r.ok || Object.keys(fields).length) return sendFieldErrors(reply, 422, 'validation failed', fields);
-    const chamber = deps.storage.createChamber(r.value, deps.now());
+    const chamber = await deps.writes.run(() => deps.storage.createChamber(r.value, deps.now()));
     return reply.code(201).header('Location', `/v2/chambers/${encodeURIComponent(chamber.id)}`).send(chamber);
   });
 }

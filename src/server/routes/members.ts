@@ -32,7 +32,7 @@ export function registerMemberRoutes(app: FastifyInstance, version: ApiVersion, 
     if (!isJsonObject(request.body)) return sendError(reply, 400, 'the request body must be a JSON object (Content-Type: application/json)');
     const r = parseWith(MemberCreate, request.body);
     if (!r.ok) return sendFieldErrors(reply, 422, 'validation failed', r.fields);
-    const member = deps.storage.addMember(chamberId, r.value, deps.now());
+    const member = await deps.writes.run(() => deps.storage.addMember(chamberId, r.value, deps.now()));
     if (member === 'duplicate') {
       return sendFieldErrors(reply, 409, 'a member with this e-mail address already exists in this chamber', {
         email: ['is already a member of this chamber'],

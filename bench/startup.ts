@@ -1,0 +1,107 @@
+// npm run bench:startup — start-up cost of the CLI, as medians and as ratios to `node -e 0`
+// measured in the same run (the machines are shared and noisy; only ratios compare):
+//   node -e 0                                  the floor: starting node at all
+//   node bin/chamberctl.js --version           target <= 1.15x
+//   node bin/chamberctl.js chambers list       target <= 1.6x: a real request to a local
+//                                              server with a cached token, output piped (TSV)
+// Each command runs WARMUP times, then RUNS times, interleaved so that noise spreads evenly.
+// Options: --runs N (default 20), --warmup N (default 3), --strict (exit 1 when a target is
+// missed), --clean-env (run with only PATH and HOME instead of this shell's environment;
+// e.g. NODE_EXTRA_CA_CERTS makes every node start load certificates, which raises the floor).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'chamberctl.js');
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: number) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const RUNS = flag('--runs', 20);
+const WARMUP = flag('--warmup', 3);
+const STRICT = args.includes('--strict');
+const CLEAN_ENV = args.includes('--clean-env');
+const CLIENT_ID = 'bench';
+const CLIENT_SECRET = 'BenchStartupSecret0123456789';
+
+const dir = mkdtempSync(join(tmpdir(), 'chamberctl-bench-startup-'));
+const children: ChildProcess[] = [];
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+// The CLI runs in this shell's environment (or only PATH and HOME with --clean-env), minus
+// any CHAMBERCTL_* or colour settings, with a temporary config directory of its own.
+const inherited = Object.fromEntries(
+  Object.entries(CLEAN_ENV ? { PATH: process.env.PATH, HOME: process.env.HOME } : process.env).filter(
+    ([k]) => !k.startsWith('CHAMBERCTL_') && k !== 'NO_COLOR' && k !== 'FORCE_COLOR' && k !== 'NODE_OPTIONS',
+  ),
+);
+const cliEnv: NodeJS.ProcessEnv = { ...inherited, CHAMBERCTL_CONFIG_DIR: join(dir, 'client') };
+
+/** `chamberctl serve` on a free port with an in-memory database; resolves with its base URL. */
+function startServer(): Promise<string> {
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--port', '0', '--db', ':memory:', '--quiet', '--client-id', CLIENT_ID, '--client-secret', CLIENT_SECRET],
+    // its own config dir, so the profile it may write does not touch the client's
+    { cwd: ROOT, env: { ...cliEnv, CHAMBERCTL_CONFIG_DIR: join(dir, 'server') }, stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const m = /(http:\/\/[^\s"]+)/.exec(out);
+      if (m) resolve(m[1]!.replace(/\/v[12]$/, ''));
+    });
+    child.on('exit', (code) => reject(new Error(`chamberctl serve exited with ${code}: ${out}`)));
+  });
+}
+
+function runOnce(argv: string[]): number {
+  const started = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, argv, { cwd: ROOT, env: cliEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (r.status !== 0) throw new Error(`node ${argv.join(' ')} failed (${r.status}):\n${r.stderr}`);
+  return ms;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+const baseUrl = await startServer();
+runOnce([BIN, 'login', '--base-url', baseUrl, '--client-id', CLIENT_ID, '--client-secret', CLIENT_SECRET]);
+
+const cases: Array<{ name: string; argv: string[]; target?: number }> = [
+  { name: 'node -e 0', argv: ['-e', '0'] },
+  { name: 'chamberctl --version', argv: [BIN, '--version'], target: 1.15 },
+  { name: 'chamberctl chambers list', argv: [BIN, 'chambers', 'list'], target: 1.6 },
+];
+// the warm-up also caches the v1 token, so the measured runs reuse it
+for (let i = 0; i < WARMUP; i++) for (const c of cases) runOnce(c.argv);
+const times = cases.map(() => [] as number[]);
+for (let i = 0; i < RUNS; i++) cases.forEach((c, j) => times[j]!.push(runOnce(c.argv)));
+
+const floor = median(times[0]!);
+let missed = 0;
+console.log(
+  `start-up, median of ${RUNS} runs after ${WARMUP} warm-ups (node ${process.version}, ${CLEAN_ENV ? 'clean' : 'inherited'} environment)`,
+);
+cases.forEach((c, j) => {
+  const m = median(times[j]!);
+  const ratio = m / floor;
+  const verdict = c.target === undefined ? '' : ratio <= c.target ? `  ok (target <= ${c.target}x)` : `  MISSED (target <= ${c.target}x)`;
+  if (c.target !== undefined && ratio > c.target) missed++;
+  console.log(`  ${c.name.padEnd(26)} ${m.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}x${verdict}`);
+});
+if (STRICT && missed) process.exitCode = 1;
+for (const c of children) c.kill('SIGTERM');

@@ -1,0 +1,83 @@
+import type { Chamber, Event, Member } from '../contract/index.js';
+import { formatDate, formatSpan, orNone } from './format.js';
+
+/**
+ * A column of a terminal table (`table` gives the plain text of a cell). When the table is
+ * wider than the terminal, `shrink` columns are cut (with `…`), and `optional` ones are
+ * left out, lowest number first; the others (ids, times, statuses) are never cut.
+ * `status` cells are coloured by value.
+ */
+export interface Column<T> {
+  header: string;
+  table: (item: T) => string;
+  shrink?: boolean;
+  optional?: number;
+  status?: boolean;
+}
+
+export interface ResourceView<T> {
+  /** Singular and plural nouns for footers ("234 chambers"). */
+  noun: [string, string];
+  columns: Column<T>[];
+  /** The TSV row, in the documented (stable) order. */
+  tsv: (item: T) => Array<string | number | null>;
+}
+
+/** `Berlin, DE` */
+export const cityCountry = (c: Chamber) => [c.address?.city, c.address?.country].filter(Boolean).join(', ');
+
+// TSV column orders are part of the interface for scripts (README "Output"): append only.
+export const chamberView: ResourceView<Chamber> = {
+  noun: ['chamber', 'chambers'],
+  columns: [
+    { header: 'ID', table: (c) => c.id },
+    { header: 'NAME', table: (c) => c.name, shrink: true },
+    { header: 'TYPE', table: (c) => c.type },
+    { header: 'STATUS', table: (c) => c.status, status: true },
+    { header: 'HQ', table: (c) => orNone(c.hq_id), shrink: true, optional: 1 },
+    { header: 'LOCATION', table: cityCountry, shrink: true, optional: 2 },
+    { header: 'CREATED', table: (c) => formatDate(c.created_at) },
+  ],
+  tsv: (c) => [
+    c.id,
+    c.name,
+    c.type,
+    c.status,
+    c.hq_id,
+    c.address?.street ?? null,
+    c.address?.postal_code ?? null,
+    c.address?.city ?? null,
+    c.address?.country ?? null,
+    c.created_at,
+  ],
+};
+
+export const memberView: ResourceView<Member> = {
+  noun: ['member', 'members'],
+  columns: [
+    { header: 'ID', table: (m) => m.id },
+    { header: 'NAME', table: (m) => m.name, shrink: true },
+    { header: 'EMAIL', table: (m) => m.email, shrink: true },
+    { header: 'PHONE', table: (m) => orNone(m.phone), shrink: true, optional: 1 },
+    { header: 'MEMBERSHIP', table: (m) => m.membership_type },
+    { header: 'STATUS', table: (m) => m.status, status: true },
+    { header: 'JOINED', table: (m) => formatDate(m.joined_at) },
+  ],
+  tsv: (m) => [m.id, m.name, m.email, m.phone, m.membership_type, m.status, m.joined_at],
+};
+
+export const eventView: ResourceView<Event> = {
+  noun: ['event', 'events'],
+  columns: [
+    { header: 'ID', table: (e) => e.id },
+    { header: 'TITLE', table: (e) => e.title, shrink: true },
+    { header: 'STATUS', table: (e) => e.status, status: true },
+    { header: 'WHEN (UTC)', table: (e) => formatSpan(e.starts_at, e.ends_at) },
+    { header: 'LOCATION', table: (e) => orNone(e.location), shrink: true, optional: 1 },
+  ],
+  tsv: (e) => [e.id, e.title, e.status, e.starts_at, e.ends_at, e.location],
+};
+
+export function countOf(view: { noun: [string, string] }, n: number): string {
+  return `${n} ${n === 1 ? view.noun[0] : view.noun[1]}`;
+}

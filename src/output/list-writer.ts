@@ -1,0 +1,68 @@
+import type { ListMeta } from '../contract/index.js';
+import { countOf, type ResourceView } from './columns.js';
+import { tsvRow } from './format.js';
+import type { Output } from './output.js';
+import { planTable, renderTable, type TablePlan } from './table.js';
+
+/**
+ * Writes a list page by page, as the pages arrive, in the output mode of the run:
+ * - json: `[`, the items separated by commas, `]`: one valid array however many pages;
+ * - tsv: one row per item, no header;
+ * - table: the header and the column layout come from the first page with items
+ *   (a longer value on a later page is cut with `…`).
+ * Nothing is kept beyond the page at hand.
+ */
+export class ListWriter<T> {
+  #count = 0;
+  #plan: TablePlan<T> | undefined;
+
+  constructor(
+    readonly view: ResourceView<T>,
+    readonly output: Output,
+  ) {}
+
+  /** Items written so far. */
+  get count(): number {
+    return this.#count;
+  }
+
+  async page(items: readonly T[]): Promise<void> {
+    const { mode, prettyJson, width } = this.output.settings;
+    if (items.length === 0) return;
+    let text: string;
+    if (mode === 'json') {
+      const parts = items.map((it) => (prettyJson ? indent(JSON.stringify(it, null, 2)) : JSON.stringify(it)));
+      text = `${this.#count === 0 ? '[\n' : ',\n'}${parts.join(',\n')}`;
+    } else if (mode === 'tsv') {
+      text = items.map((it) => tsvRow(this.view.tsv(it))).join('');
+    } else {
+      const first = this.#plan === undefined;
+      this.#plan ??= planTable(this.view.columns, items, width);
+      text = await renderTable(this.#plan, items, this.output.out, first);
+    }
+    this.#count += items.length;
+    await this.output.stdout.write(text);
+  }
+
+  /** Closes the JSON array (`[]` when there were no items). */
+  async end(): Promise<void> {
+    if (this.output.settings.mode !== 'json') return;
+    await this.output.stdout.write(this.#count === 0 ? '[]\n' : '\n]\n');
+  }
+}
+
+const indent = (text: string) => text.replace(/^/gm, '  ');
+
+/**
+ * The line under a single page for a person (stderr, terminal only), e.g.
+ * `page 1 of 12 (234 chambers) — use --page 2 or --all`.
+ */
+export function pageFooter(view: { noun: [string, string] }, meta: ListMeta): string {
+  const perPage = Math.max(1, meta.per_page);
+  const pages = Math.max(1, Math.ceil(meta.total / perPage));
+  const total = countOf(view, meta.total);
+  if (meta.total === 0) return `no ${view.noun[1]}`;
+  if (meta.current_page > pages) return `page ${meta.current_page} is past the end: ${pages} page${pages === 1 ? '' : 's'} (${total})`;
+  const head = `page ${meta.current_page} of ${pages} (${total})`;
+  return meta.current_page < pages ? `${head} — use --page ${meta.current_page + 1} or --all` : head;
+}

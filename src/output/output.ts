@@ -1,0 +1,41 @@
+import type { CliContext, OutStream } from '../cli/context.js';
+import { outputSettings, type OutputSettings } from './settings.js';
+import { Sink } from './sink.js';
+import { withSpinner } from './spinner.js';
+import { createStyle, type Style } from './style.js';
+
+/** Everything a command needs to print, decided once per command run. */
+export interface Output {
+  settings: OutputSettings;
+  /** stdout, with backpressure; `closed` once the reader went away. */
+  stdout: Sink;
+  stderr: OutStream;
+  /** Styles for text on stdout and on stderr (identity when that stream gets no colour). */
+  out: Style;
+  err: Style;
+  /** Awaits `work` with a spinner on a terminal's stderr when it takes over 250 ms. */
+  spin<T>(text: string, work: Promise<T>): Promise<T>;
+  /** A line for a person (footer, hint) on stderr, only when stderr is a terminal. */
+  note(line: string): void;
+}
+
+export async function createOutput(
+  globals: { json?: boolean; color?: boolean; verbose?: boolean },
+  ctx: Pick<CliContext, 'stdout' | 'stderr' | 'env'>,
+): Promise<Output> {
+  const settings = outputSettings(globals, ctx);
+  const [out, err] = await Promise.all([createStyle(settings.stdoutColor), createStyle(settings.stderrColor)]);
+  return {
+    settings,
+    stdout: new Sink(ctx.stdout),
+    stderr: ctx.stderr,
+    out,
+    err,
+    // --verbose writes the HTTP exchanges to stderr, which a spinner would garble
+    spin: (text, work) =>
+      withSpinner(work, { stream: ctx.stderr, enabled: settings.stderrIsTTY && !globals.verbose, text, color: err.enabled }),
+    note(line) {
+      if (settings.stderrIsTTY) ctx.stderr.write(`${err.dim(line)}\n`);
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { OutStream } from '../cli/context.js';
+
+/**
+ * How a command prints, decided once from the streams, the environment and the flags:
+ * - `json`  with --json: exactly the JSON of cli.md on stdout, nothing else there;
+ * - `table` when stdout is a terminal: aligned columns fitted to its width;
+ * - `tsv`   otherwise (a pipe or a file): tab-separated rows, no header, like gh.
+ * Colour is decided per stream, since stdout may be piped while stderr is a terminal.
+ */
+export type OutputMode = 'json' | 'table' | 'tsv';
+
+export interface OutputSettings {
+  mode: OutputMode;
+  /** chalk level for stdout (0: no colour). */
+  stdoutColor: ColorLevel;
+  /** chalk level for stderr (footers, spinner, hints). */
+  stderrColor: ColorLevel;
+  /** Columns available on stdout (tables are fitted to it). */
+  width: number;
+  /** Is stderr a terminal? Footers and the spinner appear only then. */
+  stderrIsTTY: boolean;
+  /** JSON is indented on a terminal and one item per line when piped. */
+  prettyJson: boolean;
+}
+
+export type ColorLevel = 0 | 1 | 2 | 3;
+
+const DEFAULT_WIDTH = 80;
+
+type TTYish = OutStream & { getColorDepth?: (env?: Record<string, string | undefined>) => number };
+
+/**
+ * Colour only on a terminal, and never with a non-empty NO_COLOR (https://no-color.org),
+ * --no-color, or TERM=dumb. chalk would look at process.stdout and FORCE_COLOR instead, so
+ * the decision is made here and handed to `new Chalk({ level })`.
+ */
+export function colorLevel(stream: OutStream, env: Record<string, string | undefined>, colorFlag: boolean): ColorLevel {
+  if (!stream.isTTY || !colorFlag) return 0;
+  if (env.NO_COLOR) return 0;
+  if (env.TERM === 'dumb') return 0;
+  const depth = (stream as TTYish).getColorDepth?.(env) ?? 4;
+  if (depth >= 24) return 3;
+  if (depth >= 8) return 2;
+  return depth >= 4 ? 1 : 0;
+}
+
+export function outputSettings(
+  globals: { json?: boolean; color?: boolean },
+  ctx: { stdout: OutStream; stderr: OutStream; env: Record<string, string | undefined> },
+): OutputSettings {
+  const colorFlag = globals.color !== false;
+  const stdoutIsTTY = Boolean(ctx.stdout.isTTY);
+  return {
+    mode: globals.json ? 'json' : stdoutIsTTY ? 'table' : 'tsv',
+    stdoutColor: colorLevel(ctx.stdout, ctx.env, colorFlag),
+    stderrColor: colorLevel(ctx.stderr, ctx.env, colorFlag),
+    width: terminalWidth(ctx.stdout, ctx.env),
+    stderrIsTTY: Boolean(ctx.stderr.isTTY),
+    prettyJson: stdoutIsTTY,
+  };
+}
+
+function terminalWidth(stream: OutStream, env: Record<string, string | undefined>): number {
+  if (stream.columns && stream.columns > 0) return stream.columns;
+  const fromEnv = Number(env.COLUMNS);
+  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_WIDTH;
+}

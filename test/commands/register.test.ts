@@ -1,0 +1,85 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { CliContext } from '../../src/cli/context.js';
+import { run } from '../../src/cli/program.js';
+import { CHOICES } from '../../src/commands/directory.register.js';
+import { CHAMBER_STATUSES, CHAMBER_TYPES, EVENT_STATUSES, MEMBER_STATUSES, MEMBERSHIP_TYPES } from '../../src/contract/index.js';
+
+function ctx(): CliContext & { out(): string; err(): string } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += String(c)));
+  stderr.on('data', (c) => (err += String(c)));
+  return {
+    stdout,
+    stderr,
+    stdin: new PassThrough(),
+    // a config directory that does not exist: a test reaching the session would fail with 3
+    env: { CHAMBERCTL_CONFIG_DIR: '/nonexistent/chamberctl-register-test' },
+    now: () => new Date(),
+    onSignal: () => () => undefined,
+    out: () => out,
+    err: () => err,
+  };
+}
+
+async function cli(...argv: string[]) {
+  const c = ctx();
+  const code = await run(argv, c, '0.0.0-test');
+  return { code, stdout: c.out(), stderr: c.err() };
+}
+
+describe('command registration', () => {
+  it('offers exactly the contract values as choices', () => {
+    expect(CHOICES.chamberType).toEqual(CHAMBER_TYPES);
+    expect(CHOICES.chamberStatus).toEqual(CHAMBER_STATUSES);
+    expect(CHOICES.memberStatus).toEqual(MEMBER_STATUSES);
+    expect(CHOICES.eventStatus).toEqual(EVENT_STATUSES);
+    expect(CHOICES.membershipType).toEqual(MEMBERSHIP_TYPES);
+  });
+
+  it.each([
+    ['chambers', 'list'],
+    ['chambers', 'get'],
+    ['chambers', 'create'],
+    ['members', 'list'],
+    ['members', 'add'],
+    ['events', 'list'],
+  ])('%s %s has a description and examples in --help', async (group, name) => {
+    const r = await cli(group, name, '--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Usage: chamberctl ${group} ${name}`);
+    expect(r.stdout).toMatch(/\nExamples:\n {2}\$ chamberctl /);
+  });
+
+  it.each([
+    [['chambers', 'list', '--type', 'bogus'], "option '--type <type>' argument 'bogus' is invalid"],
+    [['chambers', 'list', '--page', 'abc'], '--page must be a positive integer'],
+    [['chambers', 'list', '--page', '2', '--all'], 'cannot be used with'],
+    [['chambers', 'list', '--bogus'], "unknown option '--bogus'"],
+    [['chambers', 'create', '--name', 'x'], 'required option'],
+    [['members', 'add', 'ch_1', '--name', 'A', '--email', 'a@example.org', '--membership-type', 'gold'], 'Allowed choices are standard'],
+    [['events', 'list', 'ch_1', '--from', 'yesterday'], '--from must be an ISO 8601 date'],
+    [['members', 'list'], "missing required argument 'chamber-id'"],
+  ])('%j is a usage error (exit 2) with one line', async (argv, message) => {
+    const r = await cli(...argv);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr.trimEnd().split('\n')[0]).toMatch(/^error: /);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a bad e-mail is rejected data (exit 5) before any session is opened', async () => {
+    const r = await cli('members', 'add', 'ch_1', '--name', 'A', '--email', 'nope', '--membership-type', 'standard');
+    expect(r.code).toBe(5);
+    expect(r.stderr).toBe('error: the member is not valid; nothing was sent\n  email (--email): must be a valid e-mail address\n');
+  });
+
+  it('global options are accepted after the subcommand too', async () => {
+    const r = await cli('chambers', 'list', '--json', '--no-color', '--api-version', 'v2', '--page', 'x');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--page must be a positive integer');
+  });
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { chamberView, eventView, memberView } from '../../src/output/columns.js';
+import { displayWidth } from '../../src/output/format.js';
+import { plainStyle } from '../../src/output/style.js';
+import { planTable, renderTable } from '../../src/output/table.js';
+import { chamber, event, member } from './fakes.js';
+
+const longName = (i: number) =>
+  chamber(i, { name: `The Very Long Name of Chamber ${i} of Industry and Commerce`, address: { street: 's', city: 'Saint-Germain-en-Laye', postal_code: null, country: 'FR' } });
+
+async function render(width: number, items = [longName(1), longName(2), chamber(3)]) {
+  const plan = planTable(chamberView.columns, items, width);
+  return { plan, text: await renderTable(plan, items, plainStyle, true) };
+}
+
+describe('terminal tables', () => {
+  it('fit the terminal width on every line', async () => {
+    for (const width of [60, 80, 100, 120, 200]) {
+      const { text } = await render(width);
+      for (const line of text.trimEnd().split('\n')) expect(displayWidth(line), `${width}: ${line}`).toBeLessThanOrEqual(width);
+    }
+  });
+
+  it('show everything in full when there is room', async () => {
+    const { text, plan } = await render(300);
+    expect(plan.columns.map((c) => c.header)).toEqual(chamberView.columns.map((c) => c.header));
+    expect(text).toContain('The Very Long Name of Chamber 1 of Industry and Commerce');
+    expect(text).toContain('Saint-Germain-en-Laye, FR');
+    expect(text).not.toContain('…');
+  });
+
+  it('cut long names with an ellipsis but never cut ids or dates', async () => {
+    const { text } = await render(100);
+    expect(text).toContain('…');
+    expect(text).toContain(longName(1).id);
+    expect(text).toContain('2026-01-02');
+    expect(text).not.toContain('The Very Long Name of Chamber 1 of Industry and Commerce');
+  });
+
+  it('leave out optional columns (HQ first) on a narrow terminal', async () => {
+    const { plan } = await render(80);
+    const headers = plan.columns.map((c) => c.header);
+    expect(headers).not.toContain('HQ');
+    expect(headers).toEqual(expect.arrayContaining(['ID', 'NAME', 'STATUS', 'CREATED']));
+  });
+
+  it('show the location as "city, country" and absent values as -', async () => {
+    const { text } = await render(300, [chamber(2)]);
+    expect(text).toContain('Berlin, DE');
+    const row = text.split('\n')[1]!;
+    expect(row.split(/ {2,}/)).toContain('-'); // no HQ for an hq chamber
+  });
+
+  it('have one header line and no borders or trailing blanks', async () => {
+    const { text } = await render(200);
+    const lines = text.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+NAME\s+TYPE\s+STATUS/);
+    expect(lines).toHaveLength(4);
+    for (const line of lines) {
+      expect(line).not.toMatch(/[│─┌└]/);
+      expect(line).toBe(line.trimEnd());
+    }
+  });
+
+  it('keep multi-line values on one line', async () => {
+    const items = [chamber(1, { name: 'Line one\nLine two' })];
+    const text = await renderTable(planTable(chamberView.columns, items, 200), items, plainStyle, true);
+    expect(text.trimEnd().split('\n')).toHaveLength(2);
+    expect(text).toContain('Line one Line two');
+  });
+
+  it('render members and events tables', async () => {
+    const members = [member(1), member(2)];
+    const mt = await renderTable(planTable(memberView.columns, members, 150), members, plainStyle, true);
+    expect(mt).toContain('person1@example.org');
+    expect(mt).toContain('2026-02-03');
+    const events = [event(1), event(2, { ends_at: '2026-03-06T01:00:00Z', location: null })];
+    const et = await renderTable(planTable(eventView.columns, events, 150), events, plainStyle, true);
+    expect(et).toContain('2026-03-05 18:00–20:00');
+    expect(et).toContain('2026-03-05 18:00 – 03-06 01:00');
+  });
+});

@@ -2,11 +2,13 @@
 // next to the package); code splitting keeps the `--version`/`--help` path free of the
 // HTTP, server, prompt and table code, which commands import lazily.
 import { build } from 'esbuild';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-await build({
+rmSync('dist', { recursive: true, force: true }); // no stale chunks from earlier builds
+
+const result = await build({
   entryPoints: {
     cli: 'src/cli/main.ts',
     // Benchmarks (npm run bench:*) are bundled the same way, one entry per bench/*.ts.
@@ -22,9 +24,19 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  // Client dependencies are bundled (resolving and loading hundreds of small module files
+  // dominated start-up); the native SQLite binding and the server-only and bench-only
+  // packages stay external and load only when `serve` or a benchmark runs.
+  external: ['better-sqlite3', 'fastify', 'autocannon'],
+  // CommonJS dependencies call require() for node built-ins.
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   sourcemap: false,
   chunkNames: 'chunks/[name]-[hash]',
   define: { __CHAMBERCTL_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
+  metafile: true,
 });
+
+// Which sources each output file holds: tests use it to tell which dependencies a command
+// loaded (e.g. that `--help` loads no HTTP code) now that dependencies are bundled.
+writeFileSync('dist/meta.json', JSON.stringify(result.metafile));

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Pool } from 'undici';
+import { Pool } from './undici-pool.js';
 import { networkError } from './errors.js';
 import { REDACTED, redactBody, redactHeader } from './redact.js';
 import {

@@ -1,6 +1,5 @@
 // Shared by the resource commands (chambers, members, events): checking option values with
 // the contract's schemas before anything is sent, and running the work inside a session.
-import { setFlagsFromString } from 'node:v8';
 import type { z } from 'zod';
 import type { CliContext } from '../cli/context.js';
 import { CliError, ExitCode, usageError } from '../cli/exit-codes.js';
@@ -77,7 +76,6 @@ export async function withSession<T>(
 ): Promise<T> {
   const { openSession } = await import('../client/session.js');
   const session = await openSession(globals, ctx);
-  baselineWasmOnly();
   try {
     return await work(session);
   } finally {
@@ -85,15 +83,3 @@ export async function withSession<T>(
   }
 }
 
-/**
- * undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it twice: a quick
- * baseline (Liftoff) and an optimised version on background threads, and node waits for
- * that background work before it exits: about 80 ms added to every short command. The
- * baseline code is plenty fast for a CLI's responses, so the optimised tier is turned off.
- * It must happen before the first request compiles llhttp, and after the modules are
- * loaded: changing a V8 flag makes node's cached compiled built-ins unusable, so any
- * built-in loaded afterwards compiles from scratch. Measured by bench/startup.ts.
- */
-function baselineWasmOnly(): void {
-  setFlagsFromString('--liftoff-only');
-}

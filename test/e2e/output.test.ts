@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chamber } from '../../src/contract/index.js';
@@ -188,7 +189,25 @@ export async function resolve(specifier, context, next) {
       stdin: 'ignore',
     });
     expect(r.exitCode, r.stderr).toBe(0);
-    return (await readFile(logFile, 'utf8')).split('\n').filter(Boolean);
+    return withBundledSources((await readFile(logFile, 'utf8')).split('\n').filter(Boolean));
+  }
+
+  /**
+   * Dependencies are bundled into dist/chunks, so a loaded chunk stands for the sources
+   * esbuild put in it (dist/meta.json): each is added to the list as a file URL.
+   */
+  async function withBundledSources(urls: string[]): Promise<string[]> {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const meta = JSON.parse(await readFile(join(root, 'dist', 'meta.json'), 'utf8')) as {
+      outputs: Record<string, { inputs: Record<string, unknown> }>;
+    };
+    const out = [...urls];
+    for (const url of urls) {
+      if (!url.startsWith('file:')) continue;
+      const rel = fileURLToPath(url).slice(root.length).replace(/\\/g, '/');
+      for (const input of Object.keys(meta.outputs[rel]?.inputs ?? {})) out.push(pathToFileURL(join(root, input)).href);
+    }
+    return out;
   }
 
   const heavy = /node_modules\/(undici|cli-table3|ora|@inquirer|better-sqlite3|fastify)\//;

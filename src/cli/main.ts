@@ -1,5 +1,5 @@
-// Entry point of the bundled CLI. `--version` is answered before anything else loads, so a
-// version check costs no more than starting node; everything else is imported lazily.
+// Entry point of the bundled CLI (bin/chamberctl.js loads it). `--version` is answered
+// before anything else loads; everything else is imported lazily.
 declare const __CHAMBERCTL_VERSION__: string;
 
 const argv = process.argv.slice(2);

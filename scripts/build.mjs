@@ -24,10 +24,12 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // Client dependencies are bundled (resolving and loading hundreds of small module files
-  // dominated start-up); the native SQLite binding and the server-only and bench-only
-  // packages stay external and load only when `serve` or a benchmark runs.
-  external: ['better-sqlite3', 'fastify', 'autocannon'],
+  // Every JavaScript dependency is bundled: resolving and loading hundreds of small module
+  // files dominated start-up, and an installed package then depends on better-sqlite3 alone
+  // (a global install resolves dependencies afresh, ignoring our lockfile and overrides, and
+  // could pull a transitive version that needs Node 22). The native SQLite binding stays
+  // external, and so does the bench-only autocannon. Chunks load lazily per command.
+  external: ['better-sqlite3', 'autocannon'],
   // CommonJS dependencies call require() for node built-ins.
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   sourcemap: false,

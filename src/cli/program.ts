@@ -5,6 +5,7 @@ import { registerAuthCommands } from '../commands/auth.register.js';
 import { registerDirectoryCommands } from '../commands/directory.register.js';
 import { registerImportCommand } from '../commands/import.register.js';
 import { registerShellCommands } from '../commands/completion.register.js';
+import { examples } from '../commands/help-text.js';
 import { registerServe } from '../commands/serve.register.js';
 
 /**
@@ -42,6 +43,15 @@ export function buildProgram(ctx: CliContext, version: string): Command {
   program.commandsGroup('Shell:');
   registerShellCommands(program, ctx);
   program.helpCommand('help [command]', 'show help for a command');
+  program.addHelpText(
+    'after',
+    examples([
+      'chamberctl serve &                      # a local server with demo data; writes the "local" profile',
+      'chamberctl chambers list --type hq --sort name',
+      'chamberctl members import ch_ms2fLiZry7iy3IuE members.csv --report rejected.csv',
+      'chamberctl help chambers',
+    ]),
+  );
   return program;
 }
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
 import type { GlobalOptions } from '../client/types.js';
+import { examples } from './help-text.js';
 
 /** The command's options merged with the global ones (given before or after the subcommand). */
 const globals = (cmd: Command) => cmd.optsWithGlobals() as GlobalOptions;
@@ -48,7 +49,10 @@ Examples:
       await runLogout(globals(cmd), ctx);
     });
 
-  const auth = program.command('auth').description('Show the login state or print an access token');
+  const auth = program
+    .command('auth')
+    .description('Show the login state or print an access token')
+    .addHelpText('after', examples(['chamberctl auth status', 'curl -H "Authorization: Bearer $(chamberctl auth token)" http://127.0.0.1:8080/v2/chambers']));
   auth
     .command('status')
     .description('Show the profile in use: base URL, client id, api-version, cached tokens (never secrets)')
@@ -83,7 +87,10 @@ Examples:
       await runAuthToken(globals(cmd), ctx);
     });
 
-  const profiles = program.command('profiles').description('List, select and remove config profiles');
+  const profiles = program
+    .command('profiles')
+    .description('List, select and remove config profiles')
+    .addHelpText('after', examples(['chamberctl profiles list', 'chamberctl profiles use staging']));
   profiles
     .command('list')
     .description('List the profiles; * marks the one commands use')

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
 import type { GlobalOptions } from '../client/types.js';
+import { examples } from './help-text.js';
 
 // The allowed values are repeated here rather than imported from src/contract, which
 // would load zod on every start (even for --help); test/commands/register.test.ts checks
@@ -13,7 +14,6 @@ export const CHOICES = {
   membershipType: ['standard', 'premium', 'corporate', 'honorary'],
 } as const;
 
-const examples = (lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 
 /** --page, --per-page and --all, the same on every list. */
 function addPaging(cmd: Command): Command {
@@ -30,7 +30,10 @@ function globalsOf(cmd: Command): GlobalOptions {
 
 /** chambers list|get|create, members list|add, events list. */
 export function registerDirectoryCommands(program: Command, ctx: CliContext): void {
-  const chambers = program.command('chambers').description('List, show and create chambers');
+  const chambers = program
+    .command('chambers')
+    .description('List, show and create chambers')
+    .addHelpText('after', examples(['chamberctl chambers list --type hq', 'chamberctl chambers get ch_ms2fLiZry7iy3IuE']));
 
   addPaging(
     chambers
@@ -95,7 +98,13 @@ export function registerDirectoryCommands(program: Command, ctx: CliContext): vo
       await runChambersCreate(opts, globalsOf(cmd), ctx);
     });
 
-  const members = program.command('members').description('List and add the members of a chamber');
+  const members = program
+    .command('members')
+    .description('List, add and import the members of a chamber')
+    .addHelpText(
+      'after',
+      examples(['chamberctl members list ch_ms2fLiZry7iy3IuE --status active', 'chamberctl members import ch_ms2fLiZry7iy3IuE members.csv']),
+    );
 
   addPaging(
     members
@@ -140,7 +149,10 @@ export function registerDirectoryCommands(program: Command, ctx: CliContext): vo
       await runMembersAdd(chamberId, opts, globalsOf(cmd), ctx);
     });
 
-  const events = program.command('events').description("List a chamber's events");
+  const events = program
+    .command('events')
+    .description("List a chamber's events")
+    .addHelpText('after', examples(['chamberctl events list ch_ms2fLiZry7iy3IuE --status upcoming']));
 
   addPaging(
     events

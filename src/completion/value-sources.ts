@@ -1,0 +1,81 @@
+// Values of options and arguments that commander cannot tell (no `.choices()`): a small
+// table keyed by command path and flag or argument name. Values from the contract are
+// imported lazily, so completing anything else never loads zod.
+// test/completion/value-sources.test.ts checks every entry names a real option or argument.
+import { profileCandidates } from './profile-names.js';
+import type { Candidate, Completion } from './protocol.js';
+
+export interface SourceContext {
+  env: Record<string, string | undefined>;
+  /** The word being completed (after any `--flag=`). */
+  current: string;
+}
+
+export type ValueSource = (ctx: SourceContext) => Promise<Completion>;
+
+const values = (names: readonly string[]): Completion => ({
+  candidates: names.map((value) => ({ value })),
+  directive: 'nofiles',
+});
+
+const profiles: ValueSource = async ({ env }) => ({ candidates: profileCandidates(env), directive: 'nofiles' });
+
+const files: ValueSource = async () => ({ candidates: [], directive: 'files' });
+
+/** Each field, ascending and descending (`name`, `-name`). */
+const sortFields =
+  (pick: (enums: typeof import('../contract/enums.js')) => readonly string[]): ValueSource =>
+  async () => {
+    const fields = pick(await import('../contract/enums.js'));
+    return values(fields.flatMap((f) => [f, `-${f}`]));
+  };
+
+/** A comma-separated list: after `members,` it offers `members,events`. */
+const commaList =
+  (pick: (enums: typeof import('../contract/enums.js')) => readonly string[]): ValueSource =>
+  async ({ current }) => {
+    const all = pick(await import('../contract/enums.js'));
+    const head = current.includes(',') ? current.slice(0, current.lastIndexOf(',') + 1) : '';
+    const taken = new Set(head.split(',').filter(Boolean));
+    const candidates: Candidate[] = all.filter((v) => !taken.has(v)).map((v) => ({ value: `${head}${v}` }));
+    return { candidates, directive: 'nofiles' };
+  };
+
+/**
+ * `command` is the path below `chamberctl` of the command that declares the option or
+ * argument (`'members import'`; `''` for the program's global options).
+ */
+export interface OptionRule {
+  command: string;
+  flag: string;
+  source: ValueSource;
+}
+
+export interface ArgumentRule {
+  command: string;
+  argument: string;
+  source: ValueSource;
+}
+
+export const OPTION_RULES: readonly OptionRule[] = [
+  { command: '', flag: '--profile', source: profiles },
+  { command: 'chambers list', flag: '--sort', source: sortFields((e) => e.CHAMBER_SORT_FIELDS) },
+  { command: 'members list', flag: '--sort', source: sortFields((e) => e.MEMBER_SORT_FIELDS) },
+  { command: 'chambers get', flag: '--include', source: commaList((e) => e.CHAMBER_INCLUDES) },
+  { command: 'members import', flag: '--report', source: files },
+  { command: 'serve', flag: '--db', source: files },
+];
+
+export const ARGUMENT_RULES: readonly ArgumentRule[] = [
+  { command: 'profiles use', argument: 'name', source: profiles },
+  { command: 'profiles remove', argument: 'name', source: profiles },
+  { command: 'members import', argument: 'file', source: files },
+];
+
+export function optionSource(commandPath: string, flag: string): ValueSource | undefined {
+  return OPTION_RULES.find((r) => r.command === commandPath && r.flag === flag)?.source;
+}
+
+export function argumentSource(commandPath: string, argument: string): ValueSource | undefined {
+  return ARGUMENT_RULES.find((r) => r.command === commandPath && r.argument === argument)?.source;
+}

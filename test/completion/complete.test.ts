@@ -1,0 +1,140 @@
+import { writeFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram, run } from '../../src/cli/program.js';
+import { complete } from '../../src/completion/complete.js';
+import { CHAMBER_SORT_FIELDS, MEMBER_SORT_FIELDS } from '../../src/contract/index.js';
+import { openProfileStore } from '../../src/config/profile-store.js';
+import { fakeContext } from '../client/fake-context.js';
+import { makeTempDir, removeTempDir } from '../helpers/cli.js';
+
+// `__complete` against the live command tree, in-process.
+
+let configDir: string;
+beforeAll(async () => {
+  configDir = await makeTempDir();
+  const store = openProfileStore({ CHAMBERCTL_CONFIG_DIR: configDir });
+  store.set('staging', { baseUrl: 'https://staging.example.org', apiVersion: 'auto', clientId: 'ci', clientSecret: 'S3cretS3cret', tokens: {} });
+  store.set('prod', { baseUrl: 'https://directory.example.org', apiVersion: 'v2', tokens: {} });
+  store.setCurrent('prod');
+});
+afterAll(() => removeTempDir(configDir));
+
+const env = () => ({ CHAMBERCTL_CONFIG_DIR: configDir });
+
+async function values(...words: string[]) {
+  const program = buildProgram(fakeContext({ env: env() }), '0.0.0-test');
+  const c = await complete(program, words, env());
+  return { values: c.candidates.map((x) => x.value), directive: c.directive, candidates: c.candidates };
+}
+
+describe('complete', () => {
+  it('offers the visible top-level commands with their descriptions, never hidden ones', async () => {
+    const r = await values('');
+    expect(r.values).toEqual(expect.arrayContaining(['chambers', 'members', 'events', 'login', 'logout', 'auth', 'profiles', 'serve', 'completion', 'help']));
+    expect(r.values).not.toContain('__complete');
+    expect(r.candidates.find((c) => c.value === 'chambers')?.description).toMatch(/chambers/i);
+    expect(r.directive).toBe('nofiles');
+  });
+
+  it('walks nested subcommands and filters by the prefix', async () => {
+    expect((await values('chambers', 'l')).values).toEqual(['list']);
+    expect((await values('members', '')).values).toEqual(expect.arrayContaining(['list', 'add', 'import']));
+    expect((await values('profiles', 'r')).values).toEqual(['remove']);
+    // global options before the subcommand are skipped, with their values
+    expect((await values('--profile', 'prod', '--json', 'chambers', 'g')).values).toEqual(['get']);
+  });
+
+  it("offers a command's options and the global ones, minus those already given", async () => {
+    const all = (await values('chambers', 'list', '--')).values;
+    expect(all).toEqual(expect.arrayContaining(['--type', '--status', '--sort', '--page', '--all', '--help', '--profile', '--json', '--api-version', '--no-color']));
+    expect(all).not.toContain('--version');
+    expect((await values('chambers', 'list', '--type', 'hq', '--t')).values).toEqual([]);
+    expect((await values('chambers', 'list', '--json', '--j')).values).toEqual([]);
+    // nothing positional left: the options are what can follow
+    expect((await values('chambers', 'list', '')).values).toContain('--type');
+  });
+
+  it('offers argChoices, which differ per command', async () => {
+    expect((await values('chambers', 'list', '--type', '')).values).toEqual(['hq', 'subsidiary']);
+    expect((await values('chambers', 'list', '--status', '')).values).toEqual(['active', 'inactive', 'pending']);
+    expect((await values('events', 'list', 'ch_1', '--status', '')).values).toEqual(['upcoming', 'past', 'canceled']);
+    expect((await values('members', 'add', 'ch_1', '--membership-type', 'p')).values).toEqual(['premium']);
+    expect((await values('--api-version', '')).values).toEqual(['auto', 'v1', 'v2']);
+    expect((await values('serve', '--seed', '')).values).toEqual(['demo', 'none']);
+    expect((await values('completion', '')).values).toEqual(['bash', 'zsh', 'fish']);
+  });
+
+  it('completes --option=value as one word', async () => {
+    expect((await values('chambers', 'list', '--type=s')).values).toEqual(['--type=subsidiary']);
+    expect((await values('chambers', 'list', '--json=')).values).toEqual([]);
+  });
+
+  it('offers the contract sort fields, ascending and descending', async () => {
+    expect((await values('chambers', 'list', '--sort', '')).values).toEqual(CHAMBER_SORT_FIELDS.flatMap((f) => [f, `-${f}`]));
+    expect((await values('members', 'list', 'ch_1', '--sort', '-')).values).toEqual(MEMBER_SORT_FIELDS.map((f) => `-${f}`));
+    // a value starting with "-" is still the value of --sort, as commander reads it
+    expect((await values('chambers', 'list', '--sort', '-name', '--p')).values).toEqual(['--page', '--per-page', '--profile']);
+  });
+
+  it('offers the includes of chambers get as a comma-separated list', async () => {
+    expect((await values('chambers', 'get', 'ch_1', '--include', '')).values).toEqual(['members', 'events']);
+    expect((await values('chambers', 'get', 'ch_1', '--include', 'events,')).values).toEqual(['events,members']);
+  });
+
+  it('offers profile names from CHAMBERCTL_CONFIG_DIR, described by URL, never a secret', async () => {
+    const r = await values('--profile', '');
+    expect(r.values).toEqual(['prod', 'staging']);
+    expect(r.candidates[0]?.description).toBe('https://directory.example.org (current)');
+    expect(JSON.stringify(r.candidates)).not.toContain('S3cretS3cret');
+    expect((await values('profiles', 'use', 's')).values).toEqual(['staging']);
+    expect((await values('profiles', 'remove', '')).values).toEqual(['prod', 'staging']);
+    expect((await values('chambers', 'list', '--profile=p')).values).toEqual(['--profile=prod']);
+  });
+
+  it('asks for file names for the CSV file and --report of members import, and --db of serve', async () => {
+    expect(await values('members', 'import', 'ch_1', '')).toMatchObject({ values: [], directive: 'files' });
+    expect(await values('members', 'import', 'ch_1', 'in.csv', '--report', '')).toMatchObject({ directive: 'files' });
+    expect(await values('members', 'import', 'ch_1', '--report=')).toMatchObject({ directive: 'files' });
+    expect(await values('serve', '--db', '')).toMatchObject({ directive: 'files' });
+    // the chamber id before it is free text
+    expect(await values('members', 'import', '')).toMatchObject({ values: [], directive: 'nofiles' });
+  });
+
+  it('treats every word after -- as positional', async () => {
+    expect(await values('members', 'import', '--', 'ch_1', '')).toMatchObject({ directive: 'files' });
+    expect((await values('members', 'import', 'ch_1', 'in.csv', '--', '--d')).values).toEqual([]);
+  });
+
+  it('completes the command names after help', async () => {
+    expect((await values('help', 'ch')).values).toEqual(['chambers']);
+    expect((await values('chambers', 'help', '')).values).toEqual(['list', 'get', 'create']);
+  });
+});
+
+describe('chamberctl __complete', () => {
+  it('prints candidate lines with tab-separated descriptions, then the directive', async () => {
+    const ctx = fakeContext({ env: env() });
+    expect(await run(['__complete', '--', 'chambers', 'l'], ctx, '0.0.0-test')).toBe(0);
+    expect(ctx.out()).toMatch(/^list\tList chambers[^\n]*\n:nofiles\n$/);
+    expect(ctx.err()).toBe('');
+  });
+
+  it('passes global options among the words through to the completion, not to the program', async () => {
+    const ctx = fakeContext({ env: env() });
+    expect(await run(['__complete', '--', 'chambers', 'list', '--json', '--profile', ''], ctx, '0.0.0-test')).toBe(0);
+    expect(ctx.out()).toBe('prod\thttps://directory.example.org (current)\nstaging\thttps://staging.example.org\n:nofiles\n');
+  });
+
+  it('answers :nofiles with no candidates, silently, when the config file is not JSON', async () => {
+    const dir = await makeTempDir();
+    try {
+      await writeFile(`${dir}/config.json`, '{not json');
+      const ctx = fakeContext({ env: { CHAMBERCTL_CONFIG_DIR: dir } });
+      expect(await run(['__complete', '--', 'profiles', 'use', ''], ctx, '0.0.0-test')).toBe(0);
+      expect(ctx.out()).toBe(':nofiles\n');
+      expect(ctx.err()).toBe('');
+    } finally {
+      await removeTempDir(dir);
+    }
+  });
+});

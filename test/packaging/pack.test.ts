@@ -1,0 +1,177 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa, type ResultPromise } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, cleanEnv, makeTempDir, removeTempDir } from '../helpers/cli.js';
+
+// `npm pack` holds only what runs, and the tarball installs and works: the way a user
+// without the repository gets chamberctl. Slow (npm resolves the dependencies and builds
+// better-sqlite3), so it runs once, in beforeAll.
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const INSTALL_TIMEOUT = 600_000;
+
+interface PackedFile {
+  path: string;
+}
+
+let tmp: string;
+let files: string[];
+let tarball: string;
+let prefix: string;
+let installOutput: string;
+
+/** The environment minus what `npm test` exports to its scripts (npm_config_*, npm_package_*...). */
+function npmEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(cleanEnv()).filter(([key]) => !/^npm_/i.test(key) && key !== 'INIT_CWD'));
+}
+
+const npm = (args: string[], cwd: string, timeout = INSTALL_TIMEOUT) =>
+  execa('npm', args, { cwd, env: npmEnv(), extendEnv: false, reject: false, timeout, stdin: 'ignore', all: true });
+
+beforeAll(async () => {
+  assertBuilt();
+  tmp = await makeTempDir('chamberctl-pack-');
+  // --ignore-scripts: `prepare` would rebuild dist/ under the other tests' feet; `npm test`
+  // has just built it.
+  const pack = await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], ROOT, 120_000);
+  if (pack.exitCode !== 0) throw new Error(`npm pack failed:\n${pack.all}`);
+  const [info] = JSON.parse(pack.stdout) as Array<{ filename: string; files: PackedFile[] }>;
+  files = info!.files.map((f) => f.path).sort();
+  tarball = join(tmp, info!.filename);
+}, 180_000);
+
+afterAll(async () => {
+  if (tmp) await removeTempDir(tmp);
+});
+
+describe('npm pack', () => {
+  it('holds the binary, the bundle, the completions, README and LICENSE', () => {
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/chamberctl.js', 'dist/cli.js', 'completions/chamberctl.bash', 'completions/_chamberctl', 'completions/chamberctl.fish']) {
+      expect(files, `${f} is missing from the package`).toContain(f);
+    }
+    expect(files.some((f) => f.startsWith('dist/chunks/'))).toBe(true);
+  });
+
+  it('holds nothing else: no sources, tests, benchmarks, CI or build config', () => {
+    const allowed = /^(package\.json|README\.md|LICENSE|bin\/[^/]+|dist\/cli\.js|dist\/chunks\/[^/]+\.js|completions\/[^/]+)$/;
+    expect(files.filter((f) => !allowed.test(f))).toEqual([]);
+    expect(files.filter((f) => /^(src|test|bench|scripts|\.ci|dist\/bench)\/|tsconfig|vitest|\.ts$/.test(f))).toEqual([]);
+  });
+
+  it('ships only chunks that dist/cli.js can load (none left from old builds or used by benchmarks only)', () => {
+    // Follow the static and dynamic imports between the packed bundle files.
+    const packed = new Set(files.filter((f) => f.startsWith('dist/')));
+    const reached = new Set<string>();
+    const visit = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      const source = readFileSync(join(ROOT, file), 'utf8');
+      for (const m of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)["'](\.{1,2}\/[\w./-]+\.js)["']/g)) {
+        const target = posix.normalize(posix.join(posix.dirname(file), m[1]!));
+        if (packed.has(target)) visit(target);
+      }
+    };
+    visit('dist/cli.js');
+    expect([...packed].filter((f) => !reached.has(f))).toEqual([]);
+  });
+});
+
+describe('the installed tarball', () => {
+  const bin = () => join(prefix, 'bin', 'chamberctl');
+
+  beforeAll(async () => {
+    // A global install into a private prefix, from a directory outside the project (so only
+    // the user's npm config applies). better-sqlite3's install script builds or fetches the
+    // native binding: npm 11 runs it with a notice, npm 12 only when allowed.
+    prefix = join(tmp, 'prefix');
+    const install = await npm(
+      ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--allow-scripts=better-sqlite3', tarball],
+      tmp,
+    );
+    installOutput = install.all ?? '';
+    if (install.exitCode !== 0) throw new Error(`npm install -g of the tarball failed:\n${installOutput}`);
+  }, INSTALL_TIMEOUT + 60_000);
+
+  it('builds better-sqlite3', () => {
+    const pkgDir = join(prefix, 'lib', 'node_modules', 'chamberctl');
+    expect(existsSync(join(pkgDir, 'dist', 'cli.js'))).toBe(true);
+    const binding = join(pkgDir, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+    expect(existsSync(binding), 'better-sqlite3 was not built').toBe(true);
+  });
+
+  it('pulls no dependency that needs a newer Node than package.json `engines` allows', () => {
+    // npm resolves a tarball's dependencies afresh: the project's lockfile and `overrides`
+    // do not apply, so a range that admits a Node-22-only release installs it.
+    const tooNew = installOutput.split('\n').filter((l) => /EBADENGINE\s+(package|required):/.test(l));
+    expect(tooNew).toEqual([]);
+  });
+
+  it('prints its version', async () => {
+    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const r = await execa(bin(), ['--version'], { env: cleanEnv(), reject: false });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(pkg.version);
+  });
+
+  it('prints the completion scripts it ships', async () => {
+    const r = await execa(bin(), ['completion', 'fish'], { env: cleanEnv(), reject: false, stripFinalNewline: false });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(await readFile(join(ROOT, 'completions', 'chamberctl.fish'), 'utf8'));
+  });
+
+  it('serves a throwaway directory and lists its chambers through the local profile', async () => {
+    const configDir = join(tmp, 'config');
+    const env = { ...cleanEnv(), CHAMBERCTL_CONFIG_DIR: configDir, CHAMBERCTL_DATA_DIR: join(tmp, 'data') };
+    const serve = execa(bin(), ['serve', '--port', '0', '--db', ':memory:', '--quiet', '--json'], {
+      env,
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+      buffer: false,
+    });
+    try {
+      const started = await waitForServe(serve);
+      expect(started.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(started.client_id).toBeTruthy();
+      const r = await execa(bin(), ['chambers', 'list', '--json'], { env, extendEnv: false, reject: false, timeout: 30_000 });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const chambers = JSON.parse(r.stdout) as Array<{ id: string; name: string }>;
+      expect(chambers.length).toBeGreaterThan(0);
+      expect(chambers[0]).toEqual(expect.objectContaining({ id: expect.any(String), name: expect.any(String) }));
+    } finally {
+      serve.kill('SIGTERM');
+      await serve;
+    }
+  });
+});
+
+/** Waits for serve's JSON line on stdout and for the `local` profile to be saved (stderr). */
+function waitForServe(proc: ResultPromise): Promise<{ base_url: string; client_id?: string }> {
+  let out = '';
+  let err = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${out}\n${err}`)), 30_000);
+    const check = () => {
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line && /profile "local" points here/.test(err)) {
+        clearTimeout(timer);
+        resolve(JSON.parse(line) as { base_url: string; client_id?: string });
+      }
+    };
+    proc.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      check();
+    });
+    proc.stderr!.setEncoding('utf8').on('data', (d: string) => {
+      err += d;
+      check();
+    });
+    void proc.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited early:\n${out}\n${err}`));
+    });
+  });
+}

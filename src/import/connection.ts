@@ -1,0 +1,39 @@
+// The profile's server, credentials and token for one import. The import needs the HTTP
+// client and the token provider themselves, not only the DirectoryApi, to see the status
+// of each POST (409 = skipped) and to repeat a POST, which the generic client rightly
+// never does; so POSTs get a second client without retries of its own.
+import type { CliContext } from '../cli/context.js';
+import { httpClientFor } from '../client/create-http.js';
+import { DirectoryClient } from '../client/directory-client.js';
+import type { HttpClient } from '../client/http.js';
+import { openProfileForCalls } from '../client/session.js';
+import type { TokenProvider } from '../client/tokens.js';
+import type { DirectoryApi, GlobalOptions } from '../client/types.js';
+
+export interface ImportConnection {
+  baseUrl: string;
+  profileName: string;
+  apiVersion: 'auto' | 'v1' | 'v2';
+  /** For the chamber check (GET), with the client core's usual retries. */
+  api: DirectoryApi;
+  tokens: TokenProvider;
+  /** For the member POSTs: no retries of its own, the import's sender decides (src/import/sender.ts). */
+  postHttp: HttpClient;
+  close(): Promise<void>;
+}
+
+export function openImportConnection(globals: GlobalOptions, ctx: CliContext): ImportConnection {
+  const p = openProfileForCalls(globals, ctx);
+  const postHttp = httpClientFor(globals, ctx, { retry: { maxAttempts: 1 } });
+  return {
+    baseUrl: p.baseUrl,
+    profileName: p.name,
+    apiVersion: p.apiVersion,
+    api: new DirectoryClient(p.http, p.tokens, p.baseUrl),
+    tokens: p.tokens,
+    postHttp,
+    close: async () => {
+      await Promise.all([p.http.close(), postHttp.close()]);
+    },
+  };
+}

@@ -1,0 +1,122 @@
+// One POST /v2/chambers/{id}/members per row, repeated on transient failures.
+//
+// Repeating a POST is safe here, even after the connection dropped mid-request: the server
+// answers 409 for an e-mail that is already in the chamber, so a POST that did land the
+// first time comes back as 409 and the row counts as skipped, never as a second member.
+import { setTimeout as delay } from 'node:timers/promises';
+import type { CliError } from '../cli/exit-codes.js';
+import { errorFromResponse, fieldLines, serverMessage } from '../client/errors.js';
+import type { HttpClient, HttpResponse } from '../client/http.js';
+import { backoffDelay, type RetryPolicy } from '../client/retry.js';
+import type { TokenProvider } from '../client/tokens.js';
+import type { MemberCreate } from '../contract/index.js';
+
+export type SendOutcome =
+  | { status: 'created' }
+  | { status: 'skipped' }
+  /** the server rejected the data (422): fix the row */
+  | { status: 'invalid'; reason: string }
+  /** still failing after the retries (network, 429, 5xx) or an answer that makes no sense */
+  | { status: 'failed'; reason: string };
+
+/** Patient: a server that answers 503 for half a minute does not lose rows. */
+export const IMPORT_RETRY: RetryPolicy = {
+  maxAttempts: 8,
+  baseDelayMs: 250,
+  maxDelayMs: 10_000,
+  maxRetryAfterMs: 60_000,
+};
+
+export interface SenderOptions {
+  http: HttpClient;
+  tokens: Pick<TokenProvider, 'token' | 'renew'>;
+  baseUrl: string;
+  chamberId: string;
+  retry?: RetryPolicy;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** --verbose: one line per retry. */
+  log?: (line: string) => void;
+}
+
+/** Thrown for what ends the whole import: 401 after a new token, 403, 404 (the chamber is gone). */
+export class FatalSendError extends Error {
+  constructor(readonly error: CliError) {
+    super(error.message);
+  }
+}
+
+export class RowSender {
+  readonly #o: Required<Omit<SenderOptions, 'log'>> & Pick<SenderOptions, 'log'>;
+  readonly #url: string;
+
+  constructor(opts: SenderOptions) {
+    this.#o = {
+      retry: IMPORT_RETRY,
+      sleep: (ms) => delay(ms),
+      random: Math.random,
+      ...opts,
+    };
+    this.#url = `${opts.baseUrl}/v2/chambers/${encodeURIComponent(opts.chamberId)}/members`;
+  }
+
+  async send(body: MemberCreate, line: number): Promise<SendOutcome> {
+    const { http, tokens, retry } = this.#o;
+    let token = await tokens.token('v2');
+    http.addSecret(token);
+    let renewed = false;
+    for (let attempt = 1; ; attempt++) {
+      let res: HttpResponse;
+      try {
+        res = await http.request({
+          method: 'POST',
+          url: this.#url,
+          headers: { authorization: `Bearer ${token}` },
+          json: body,
+          idempotent: true, // see the top of this file
+        });
+      } catch (err) {
+        const reason = (err as Error).message;
+        if (attempt >= retry.maxAttempts) return { status: 'failed', reason };
+        await this.#wait(line, attempt, reason, undefined);
+        continue;
+      }
+      const { status } = res;
+      if (status === 201 || status === 200) return { status: 'created' };
+      if (status === 409) return { status: 'skipped' };
+      if (status === 422) {
+        const { message, fields } = serverMessage(res.json);
+        const lines = fieldLines(fields);
+        return { status: 'invalid', reason: `the server rejected it: ${lines.length ? lines.join('; ') : (message ?? 'HTTP 422')}` };
+      }
+      if (status === 401 && !renewed) {
+        // refused before anything happened: a new token (once per import) and the same request
+        renewed = true;
+        const fresh = await tokens.renew('v2', token);
+        if (fresh) {
+          token = fresh;
+          http.addSecret(token);
+          attempt--;
+          continue;
+        }
+      }
+      const error = errorFromResponse(res);
+      if (status === 401 || status === 403 || status === 404) throw new FatalSendError(error);
+      if (status === 429 || status >= 500) {
+        const tooLong = res.retryAfterMs !== undefined && res.retryAfterMs > retry.maxRetryAfterMs;
+        if (attempt < retry.maxAttempts && !tooLong) {
+          await this.#wait(line, attempt, `HTTP ${status}`, res.retryAfterMs);
+          continue;
+        }
+      }
+      return { status: 'failed', reason: [error.message, ...error.details].join('; ') };
+    }
+  }
+
+  async #wait(line: number, attempt: number, why: string, retryAfterMs: number | undefined): Promise<void> {
+    const { retry, random, sleep, log } = this.#o;
+    const ms = retryAfterMs ?? backoffDelay(attempt - 1, retry, random);
+    log?.(`! line ${line}: ${why}; retrying in ${(ms / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${retry.maxAttempts})`);
+    await sleep(ms);
+  }
+}

@@ -11,7 +11,7 @@ import type { HttpClient } from './http.js';
 import { TokenProvider, tokenVersion, type TokenCache } from './tokens.js';
 import type { GlobalOptions, Session } from './types.js';
 
-interface OpenedProfile {
+export interface OpenedProfile {
   name: string;
   profile: Profile & { clientId: string; clientSecret: string };
   baseUrl: string;
@@ -25,7 +25,7 @@ interface OpenedProfile {
  * credentials. `--base-url` points this one command elsewhere; tokens from such a server
  * are used but not saved in the profile.
  */
-function openProfileForCalls(globals: GlobalOptions, ctx: CliContext): OpenedProfile {
+export function openProfileForCalls(globals: GlobalOptions, ctx: CliContext): OpenedProfile {
   const store = openProfileStore(ctx.env);
   const { name, source } = selectProfile(globals, ctx.env, store);
   const profile = store.get(name);

@@ -87,6 +87,8 @@ export interface TokenProviderOptions {
 export class TokenProvider {
   readonly #fetched = new Map<ApiVersion, Promise<CachedToken>>();
   readonly #known = new Map<ApiVersion, CachedToken>();
+  /** The token each finished fetch of this command returned. */
+  readonly #gotten = new Map<ApiVersion, CachedToken>();
 
   constructor(private readonly opts: TokenProviderOptions) {}
 
@@ -113,17 +115,24 @@ export class TokenProvider {
     const fetched = this.#fetched.get(version);
     if (fetched) {
       const token = await fetched;
-      return token.accessToken === rejected ? undefined : token.accessToken;
+      if (token.accessToken !== rejected) return token.accessToken;
+      // Our own fresh token refused: asking again would not help. Once it has aged out (a
+      // command running for over an hour), #fetch gets a new one.
+      if (isFresh(token, this.opts.baseUrl, this.opts.now())) return undefined;
     }
     return (await this.#fetch(version)).accessToken;
   }
 
   #fetch(version: ApiVersion): Promise<CachedToken> {
     let pending = this.#fetched.get(version);
+    // The token this command fetched has expired (or is about to): that fetch is spent.
+    const got = this.#gotten.get(version);
+    if (pending && got && !isFresh(got, this.opts.baseUrl, this.opts.now())) pending = undefined;
     if (!pending) {
       const { http, baseUrl, credentials, now, loginHint } = this.opts;
       pending = requestToken(http, baseUrl, version, credentials, now, loginHint).then((token) => {
         this.#known.set(version, token);
+        this.#gotten.set(version, token);
         this.opts.cache.save(version, token);
         return token;
       });

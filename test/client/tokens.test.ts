@@ -61,6 +61,21 @@ describe('TokenProvider', () => {
     expect(saved.v2?.accessToken).toBe(renewed);
   });
 
+  it('gets a new token when the one it fetched ages out during a long command', async () => {
+    let now = new Date('2026-05-02T12:00:00Z');
+    const { cache } = memoryCache();
+    const before = server.tokenRequests();
+    const p = provider({ now: () => now, cache });
+    const first = await p.tokens.token('v2');
+    now = new Date(now.getTime() + 59 * 60_000 + 30_000); // inside the last minute
+    const second = await p.tokens.token('v2');
+    expect(second).not.toBe(first);
+    now = new Date(now.getTime() + 61 * 60_000); // the second one has expired too
+    expect(await p.tokens.renew('v2', second)).not.toBe(second);
+    await p.http.close();
+    expect(server.tokenRequests() - before).toBe(3);
+  });
+
   it('asks once however many requests wait for a token at the same time', async () => {
     const before = server.tokenRequests();
     const { tokens, http } = provider({ now: () => new Date(), cache: memoryCache().cache });

@@ -11,6 +11,7 @@ import {
 import { errorFromResponse } from './errors.js';
 import type { HttpClient, HttpResponse } from './http.js';
 import type { TokenProvider } from './tokens.js';
+import { pathSegment } from './path.js';
 import type { ChamberCreateBody, DirectoryApi, MemberCreateBody, WireQuery } from './types.js';
 
 const ChamberList = listEnvelope(Chamber);
@@ -50,7 +51,7 @@ export class DirectoryClient implements DirectoryApi {
   }
 
   #url(version: ApiVersion, segments: string[], query: WireQuery = {}): string {
-    const path = segments.map(encodeURIComponent).join('/');
+    const path = segments.map(pathSegment).join('/');
     const search = new URLSearchParams(query).toString();
     return `${this.baseUrl}/${version}/${path}${search ? `?${search}` : ''}`;
   }

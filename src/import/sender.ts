@@ -9,6 +9,7 @@ import { errorFromResponse, fieldLines, serverMessage } from '../client/errors.j
 import type { HttpClient, HttpResponse } from '../client/http.js';
 import { backoffDelay, type RetryPolicy } from '../client/retry.js';
 import type { TokenProvider } from '../client/tokens.js';
+import { pathSegment } from '../client/path.js';
 import type { MemberCreate } from '../contract/index.js';
 
 export type SendOutcome =
@@ -57,7 +58,7 @@ export class RowSender {
       random: Math.random,
       ...opts,
     };
-    this.#url = `${opts.baseUrl}/v2/chambers/${encodeURIComponent(opts.chamberId)}/members`;
+    this.#url = `${opts.baseUrl}/v2/chambers/${pathSegment(opts.chamberId)}/members`;
   }
 
   async send(body: MemberCreate, line: number): Promise<SendOutcome> {

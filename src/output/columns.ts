@@ -34,7 +34,7 @@ export const chamberView: ResourceView<Chamber> = {
     { header: 'NAME', table: (c) => c.name, shrink: true },
     { header: 'TYPE', table: (c) => c.type },
     { header: 'STATUS', table: (c) => c.status, status: true },
-    { header: 'HQ', table: (c) => orNone(c.hq_id), shrink: true, optional: 1 },
+    { header: 'HQ', table: (c) => orNone(c.hq_id), optional: 1 }, // an id: dropped, never cut
     { header: 'LOCATION', table: cityCountry, shrink: true, optional: 2 },
     { header: 'CREATED', table: (c) => formatDate(c.created_at) },
   ],

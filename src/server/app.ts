@@ -7,7 +7,7 @@ import { authServerMetadata, openApiDocument } from './openapi.js';
 import { registerChamberRoutes } from './routes/chambers.js';
 import { registerEventRoutes } from './routes/events.js';
 import { registerMemberRoutes } from './routes/members.js';
-import { registerMethodNotAllowed } from './routes/method-not-allowed.js';
+import { methodNotAllowed, registerMethodNotAllowed } from './routes/method-not-allowed.js';
 
 export const BODY_LIMIT = 1024 * 1024; // 1 MiB, then 413 (decisions.md)
 
@@ -35,8 +35,14 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT,
-    // A long id is still an id to look up (and a 404), not an unknown path.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // A long id is still an id to look up (and a 404); Node's 16 KiB header limit bounds it.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
+    // Errors the router raises before any route (a malformed %-escape in the path) get the
+    // same JSON body as every other error.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+      return sendError(reply, status, status === 414 ? 'the path is too long' : 'the path is not a valid URL path');
+    },
   });
 
   // Bodies: JSON under any content type (so a missing or odd Content-Type still parses),
@@ -75,8 +81,8 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       message = 'internal server error';
       opts.log?.(`error: ${request.method} ${request.url.split('?')[0]}: ${err.message}`);
     }
-    if (status === 400 && request.routeOptions.url?.endsWith('/auth/token')) {
-      return sendOAuthError(reply, 400, 'invalid_request', message);
+    if (status < 500 && request.routeOptions.url?.endsWith('/auth/token')) {
+      return sendOAuthError(reply, status, 'invalid_request', message); // never cached, OAuth-shaped
     }
     return sendError(reply, status, message);
   });
@@ -86,11 +92,13 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   );
 
   app.get('/healthz', async () => ({ status: 'ok' }));
+  methodNotAllowed(app, '/healthz', ['GET']);
 
   for (const version of ['v1', 'v2'] as const satisfies ApiVersion[]) {
     app.get(`/.well-known/oauth-authorization-server/${version}`, async (request) =>
       authServerMetadata(baseUrlOf(request), version),
     );
+    methodNotAllowed(app, `/.well-known/oauth-authorization-server/${version}`, ['GET']);
     app.register(
       async (scope) => {
         registerTokenEndpoint(scope, version, opts);

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { seedDemo } from '../storage/seed/index.js';
@@ -40,7 +40,12 @@ export class StartError extends Error {}
 
 export function openStorage(dbPath: string): Storage {
   try {
-    if (dbPath !== ':memory:') mkdirSync(dirname(dbPath), { recursive: true });
+    if (dbPath !== ':memory:') {
+      // The database holds personal data and the hashes of secrets: a new directory is
+      // 0700 and a new file 0600 (SQLite gives its -wal and -shm files the same mode).
+      mkdirSync(dirname(dbPath), { recursive: true, mode: 0o700 });
+      closeSync(openSync(dbPath, 'a', 0o600));
+    }
     return new Storage(dbPath);
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;

@@ -37,6 +37,15 @@ describe('terminal tables', () => {
     expect(text).not.toContain('The Very Long Name of Chamber 1 of Industry and Commerce');
   });
 
+  it('show a subsidiary\'s HQ id in full or not at all, at every width', async () => {
+    const sub = { ...longName(4), type: 'subsidiary' as const, hq_id: 'ch_ms2fLiZry7iy3IuE' };
+    for (let width = 60; width <= 160; width += 5) {
+      const { text, plan } = await render(width, [sub, longName(1)]);
+      if (plan.columns.some((c) => c.header === 'HQ')) expect(text, `width ${width}`).toContain(sub.hq_id);
+      expect(text, `width ${width}`).not.toMatch(/ch_ms2f\S*…/);
+    }
+  });
+
   it('leave out optional columns (HQ first) on a narrow terminal', async () => {
     const { plan } = await render(80);
     const headers = plan.columns.map((c) => c.header);

@@ -34,6 +34,23 @@ describe('405 with Allow', () => {
   });
 });
 
+describe('paths outside the versions', () => {
+  it.each(['/healthz', '/.well-known/oauth-authorization-server/v1'])('POST %s is a 405 with Allow: GET, HEAD', async (path) => {
+    const r = await call(srv.baseUrl, 'POST', path);
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('answers a malformed %-escape with a JSON 400 and a very long id with a 404', async () => {
+    const bad = await call(srv.baseUrl, 'GET', '/v2/chambers/%E0%A4%A', { token: v2 });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body)).toEqual(['error']);
+    const long = await call(srv.baseUrl, 'GET', `/v2/chambers/${'x'.repeat(2000)}`, { token: v2 });
+    expect(long.status).toBe(404);
+    expect(Object.keys(long.body)).toEqual(['error']);
+  });
+});
+
 describe('unknown paths', () => {
   it.each(['/v3/chambers', '/v1/nothing', '/', '/v2/chambers/x/y/z'])('%s is a JSON 404', async (path) => {
     const r = await call(srv.baseUrl, 'GET', path, { token: v2 });
@@ -44,13 +61,30 @@ describe('unknown paths', () => {
 });
 
 describe('request bodies', () => {
-  it('answers a body over 1 MiB with 413 JSON', async () => {
+  it('answers a body over 1 MiB with 413 JSON (OAuth-shaped and uncached on the token endpoint)', async () => {
     const big = { name: 'x'.repeat(1024 * 1024 + 10) };
-    for (const path of ['/v2/chambers', '/v1/chambers', '/v2/auth/token']) {
-      const r = await call(srv.baseUrl, 'POST', path, { token: v2, body: big });
-      expect(r.status, path).toBe(413);
-      expect(typeof r.body.error).toBe('string');
+    const r = await call(srv.baseUrl, 'POST', '/v2/chambers', { token: v2, body: big });
+    expect(r.status).toBe(413);
+    expect(Object.keys(r.body)).toEqual(['error']);
+    const t = await call(srv.baseUrl, 'POST', '/v2/auth/token', { body: big });
+    expect(t.status).toBe(413);
+    expect(t.body).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
+    expect(t.headers.get('cache-control')).toBe('no-store');
+    expect(t.headers.get('pragma')).toBe('no-cache');
+  });
+
+  it('checks the token before reading the body', async () => {
+    for (const raw of ['{bad', 'x'.repeat(1024 * 1024 + 10)]) {
+      const r = await call(srv.baseUrl, 'POST', '/v2/chambers', { raw, headers: { 'content-type': 'application/json' } });
+      expect(r.status).toBe(401);
+      expect(r.body.error).toBe('invalid_token');
     }
+  });
+
+  it('answers 405 before reading the body', async () => {
+    const r = await call(srv.baseUrl, 'POST', '/v1/chambers', { token: v1, raw: '{bad', headers: { 'content-type': 'application/json' } });
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe('GET, HEAD');
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,9 @@ describe('persistence', () => {
     });
     expect(created.status).toBe(201);
     await first.close();
+    // personal data and secret hashes: readable by the owner only
+    expect(statSync(dbPath).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'nested')).mode & 0o777).toBe(0o700);
 
     const second = await startTestServer({ dbPath, seed: 'demo' }); // an existing database is never re-seeded
     try {

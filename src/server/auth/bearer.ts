@@ -25,7 +25,11 @@ function lookup(deps: ServerDeps, token: string) {
   return found;
 }
 
-/** A preHandler that admits only a live bearer token issued by this version's token endpoint. */
+/**
+ * An onRequest hook that admits only a live bearer token issued by this version's token
+ * endpoint. It runs before the body is read, so a request without a valid token gets its
+ * 401 whatever its body (and a client with an expired token learns to renew it).
+ */
 export function requireBearer(version: ApiVersion, deps: ServerDeps) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization;

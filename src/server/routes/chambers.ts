@@ -20,9 +20,9 @@ type IdParams = { Params: { id: string } };
 export const chamberNotFound = (id: string) => `chamber ${JSON.stringify(id)} was not found`;
 
 export function registerChamberRoutes(app: FastifyInstance, version: ApiVersion, deps: ServerDeps): void {
-  const preHandler = requireBearer(version, deps);
+  const onRequest = requireBearer(version, deps);
 
-  app.get('/chambers', { preHandler }, async (request, reply) => {
+  app.get('/chambers', { onRequest }, async (request, reply) => {
     const q = parseVersionQuery(request, reply, version, ChambersQueryV2);
     if (!q) return reply;
     const page = deps.storage.listChambers({
@@ -35,7 +35,7 @@ export function registerChamberRoutes(app: FastifyInstance, version: ApiVersion,
     return sendPage(reply, page, q);
   });
 
-  app.get<IdParams>('/chambers/:id', { preHandler }, async (request, reply) => {
+  app.get<IdParams>('/chambers/:id', { onRequest }, async (request, reply) => {
     let include: string[] = [];
     if (version === 'v2') {
       const r = parseQuery(ChamberGetQueryV2, request.query as Record<string, unknown>, { strictFilters: true });
@@ -55,7 +55,7 @@ export function registerChamberRoutes(app: FastifyInstance, version: ApiVersion,
 
   if (version !== 'v2') return;
 
-  app.post('/chambers', { preHandler }, async (request, reply) => {
+  app.post('/chambers', { onRequest }, async (request, reply) => {
     if (!isJsonObject(request.body)) return sendError(reply, 400, 'the request body must be a JSON object (Content-Type: application/json)');
     const r = parseWith(ChamberCreate, request.body);
     const fields: FieldErrors = r.ok ? {} : r.fields;

@@ -8,7 +8,7 @@ import { parseVersionQuery, sendPage } from './query.js';
 
 /** GET /v2/chambers/{id}/events (v2 only). */
 export function registerEventRoutes(app: FastifyInstance, deps: ServerDeps): void {
-  app.get<{ Params: { id: string } }>('/chambers/:id/events', { preHandler: requireBearer('v2', deps) }, async (request, reply) => {
+  app.get<{ Params: { id: string } }>('/chambers/:id/events', { onRequest: requireBearer('v2', deps) }, async (request, reply) => {
     const q = parseVersionQuery(request, reply, 'v2', EventsQueryV2);
     if (!q) return reply;
     if (!deps.storage.chamberType(request.params.id)) return sendError(reply, 404, chamberNotFound(request.params.id));

@@ -9,9 +9,9 @@ import { parseVersionQuery, sendJsonText, sendPage } from './query.js';
 type ChamberParams = { Params: { id: string } };
 
 export function registerMemberRoutes(app: FastifyInstance, version: ApiVersion, deps: ServerDeps): void {
-  const preHandler = requireBearer(version, deps);
+  const onRequest = requireBearer(version, deps);
 
-  app.get<ChamberParams>('/chambers/:id/members', { preHandler }, async (request, reply) => {
+  app.get<ChamberParams>('/chambers/:id/members', { onRequest }, async (request, reply) => {
     const q = parseVersionQuery(request, reply, version, MembersQueryV2);
     if (!q) return reply;
     if (!deps.storage.chamberType(request.params.id)) return sendError(reply, 404, chamberNotFound(request.params.id));
@@ -26,7 +26,7 @@ export function registerMemberRoutes(app: FastifyInstance, version: ApiVersion, 
 
   if (version !== 'v2') return;
 
-  app.post<ChamberParams>('/chambers/:id/members', { preHandler }, async (request, reply) => {
+  app.post<ChamberParams>('/chambers/:id/members', { onRequest }, async (request, reply) => {
     const chamberId = request.params.id;
     if (!deps.storage.chamberType(chamberId)) return sendError(reply, 404, chamberNotFound(chamberId));
     if (!isJsonObject(request.body)) return sendError(reply, 400, 'the request body must be a JSON object (Content-Type: application/json)');
@@ -45,7 +45,7 @@ export function registerMemberRoutes(app: FastifyInstance, version: ApiVersion, 
   });
 
   // Not in the interface document: makes the Location of a new member resolvable (README).
-  app.get<{ Params: { id: string; member_id: string } }>('/chambers/:id/members/:member_id', { preHandler }, async (request, reply) => {
+  app.get<{ Params: { id: string; member_id: string } }>('/chambers/:id/members/:member_id', { onRequest }, async (request, reply) => {
     const member = deps.storage.getMember(request.params.id, request.params.member_id);
     if (!member) return sendError(reply, 404, `member ${JSON.stringify(request.params.member_id)} was not found in chamber ${JSON.stringify(request.params.id)}`);
     return sendJsonText(reply, member);

@@ -16,27 +16,38 @@ export const ROUTE_TABLE: { path: string; v1: HTTPMethods[]; v2: HTTPMethods[] }
 const ALL_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
- * A path that exists (in this version or the other) answers any method it does not serve
- * with 405 and an `Allow` header listing what it does serve; empty when only the other
- * version has the path (RFC 9110 section 10.2.1).
+ * Answers every method `served` does not include with 405 and an `Allow` header listing
+ * what is served (`HEAD` wherever `GET` is; empty when only the other version has the
+ * path, RFC 9110 section 10.2.1). It answers in onRequest, before any body is read, so a
+ * 405 stays a 405 whatever the body. `hint` names where the method is served, if anywhere.
  */
+export function methodNotAllowed(
+  app: FastifyInstance,
+  path: string,
+  served: HTTPMethods[],
+  hint: (method: HTTPMethods) => string = () => '',
+): void {
+  const allow = served.includes('GET') ? [...served.slice(0, 1), 'HEAD', ...served.slice(1)] : served;
+  // Fastify answers HEAD itself wherever GET is served.
+  const missing = ALL_METHODS.filter((m) => !allow.includes(m));
+  if (!missing.length) return;
+  app.route({
+    method: missing,
+    url: path,
+    onRequest: async (request, reply) => {
+      reply.header('Allow', allow.join(', '));
+      return sendError(reply, 405, `method ${request.method} is not allowed on this path${hint(request.method as HTTPMethods)}`);
+    },
+    handler: async () => undefined, // never reached: onRequest has answered
+  });
+}
+
+/** The 405s of one version's paths (ROUTE_TABLE). */
 export function registerMethodNotAllowed(app: FastifyInstance, version: ApiVersion): void {
+  const other = version === 'v1' ? 'v2' : 'v1';
   for (const route of ROUTE_TABLE) {
-    const served = route[version];
-    const allow = served.includes('GET') ? [...served.slice(0, 1), 'HEAD', ...served.slice(1)] : served;
-    // Fastify answers HEAD itself wherever GET is served.
-    const missing = ALL_METHODS.filter((m) => !allow.includes(m));
-    if (!missing.length) continue;
-    const other = version === 'v1' ? 'v2' : 'v1';
-    app.route({
-      method: missing,
-      url: route.path,
-      handler: async (request, reply) => {
-        reply.header('Allow', allow.join(', '));
-        const method = request.method as HTTPMethods;
-        const hint = route[other].includes(method) ? ` (${method} is served by /${other})` : '';
-        return sendError(reply, 405, `method ${request.method} is not allowed on this path${hint}`);
-      },
-    });
+    methodNotAllowed(app, route.path, route[version], (method) =>
+      route[other].includes(method) ? ` (${method} is served by /${other})` : '',
+    );
   }
 }

@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // End-to-end tests spawn the built binary and servers; two cores, so keep it modest.
     maxWorkers: 2,
+    // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
+    reporters: ['default', ['json', { outputFile: '.test-results.json' }]],
   },
 });

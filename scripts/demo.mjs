@@ -12,21 +12,24 @@ const env = { ...process.env, CHAMBERCTL_CONFIG_DIR: join(dir, 'config'), CHAMBE
 
 const server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', ':memory:', '--quiet'], {
   env,
-  stdio: ['ignore', 'pipe', 'inherit'],
+  stdio: ['ignore', 'pipe', 'pipe'],
 });
 let out = '';
+let err = '';
 server.stdout.setEncoding('utf8');
+server.stderr.setEncoding('utf8');
+// Ready once it has printed its URLs and credentials and saved the "local" profile.
 await new Promise((resolve, reject) => {
-  server.stdout.on('data', (d) => {
-    out += d;
-    if (/client secret/.test(out)) resolve();
-  });
-  server.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+  const check = () => /client secret/.test(out) && /profile "local"/.test(err) && resolve();
+  server.stdout.on('data', (d) => ((out += d), check()));
+  server.stderr.on('data', (d) => ((err += d), check()));
+  server.on('exit', (code) => reject(new Error(`serve exited with ${code}\n${err}`)));
 });
-process.stdout.write(out.replace(/(client secret:\s+)\S+/, '$1(shown once; hidden here)') + '\n');
+process.stdout.write(`${err}${out.replace(/(client secret:\s+)\S+/, '$1(shown once; hidden here)')}\n`);
 
 function run(args) {
-  process.stdout.write(`$ chamberctl ${args.join(' ')}\n`);
+  const shown = args.map((a) => (/[\s"'$]/.test(a) ? `'${a}'` : a)).join(' ');
+  process.stdout.write(`$ chamberctl ${shown}\n`);
   const r = spawnSync(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
   process.stdout.write(`${r.stdout}\n`);
   if (r.status !== 0) throw new Error(`chamberctl ${args.join(' ')} exited with ${r.status}`);

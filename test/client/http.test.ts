@@ -5,7 +5,7 @@ import { CliError, ExitCode } from '../../src/cli/exit-codes.js';
 import { httpClientFor } from '../../src/client/create-http.js';
 import { HttpClient, type HttpClientOptions } from '../../src/client/http.js';
 import { USER_AGENT } from '../../src/client/user-agent.js';
-import { fakeContext } from './fake-context.js';
+import { fakeContext } from '../helpers/fake-context.js';
 
 // A throwaway HTTP server that answers each request with the next scripted behaviour. It
 // stands in for flaky infrastructure (proxies, overloaded servers), not for our API.

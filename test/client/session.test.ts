@@ -5,7 +5,7 @@ import type { GlobalOptions, Session } from '../../src/client/types.js';
 import { openProfileStore } from '../../src/config/profile-store.js';
 import { makeTempDir, removeTempDir } from '../helpers/cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { fakeContext } from './fake-context.js';
+import { fakeContext } from '../helpers/fake-context.js';
 
 // openSession and the DirectoryApi against the real embedded server.
 

@@ -1,35 +1,10 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { CliContext } from '../../src/cli/context.js';
-import { run } from '../../src/cli/program.js';
+import { runInProcess } from '../helpers/fake-context.js';
 import { CHOICES } from '../../src/commands/directory.register.js';
 import { CHAMBER_STATUSES, CHAMBER_TYPES, EVENT_STATUSES, MEMBER_STATUSES, MEMBERSHIP_TYPES } from '../../src/contract/index.js';
 
-function ctx(): CliContext & { out(): string; err(): string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += String(c)));
-  stderr.on('data', (c) => (err += String(c)));
-  return {
-    stdout,
-    stderr,
-    stdin: new PassThrough(),
-    // a config directory that does not exist: a test reaching the session would fail with 3
-    env: { CHAMBERCTL_CONFIG_DIR: '/nonexistent/chamberctl-register-test' },
-    now: () => new Date(),
-    onSignal: () => () => undefined,
-    out: () => out,
-    err: () => err,
-  };
-}
-
-async function cli(...argv: string[]) {
-  const c = ctx();
-  const code = await run(argv, c, '0.0.0-test');
-  return { code, stdout: c.out(), stderr: c.err() };
-}
+// a config directory that does not exist: a test reaching the session would fail with 3
+const cli = (...argv: string[]) => runInProcess(argv, '/nonexistent/chamberctl-register-test');
 
 describe('command registration', () => {
   it('offers exactly the contract values as choices', () => {

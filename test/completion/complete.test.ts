@@ -4,7 +4,7 @@ import { buildProgram, run } from '../../src/cli/program.js';
 import { complete } from '../../src/completion/complete.js';
 import { CHAMBER_SORT_FIELDS, MEMBER_SORT_FIELDS } from '../../src/contract/index.js';
 import { openProfileStore } from '../../src/config/profile-store.js';
-import { fakeContext } from '../client/fake-context.js';
+import { fakeContext } from '../helpers/fake-context.js';
 import { makeTempDir, removeTempDir } from '../helpers/cli.js';
 
 // `__complete` against the live command tree, in-process.

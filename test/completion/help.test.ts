@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, run } from '../../src/cli/program.js';
-import { fakeContext } from '../client/fake-context.js';
+import { fakeContext } from '../helpers/fake-context.js';
 
 // Every visible command, however deep, explains itself: a one-line description in the
 // command list, and at least one example in its --help.

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { ARGUMENT_RULES, OPTION_RULES } from '../../src/completion/value-sources.js';
-import { fakeContext } from '../client/fake-context.js';
+import { fakeContext } from '../helpers/fake-context.js';
 
 // The table of value sources must follow the command tree: a renamed command, option or
 // argument makes its rule dead, and a rule for something that has .choices() would be ignored.

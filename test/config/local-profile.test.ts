@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { saveLocalProfile } from '../../src/config/local-profile.js';
 import { openProfileStore } from '../../src/config/profile-store.js';
 import { makeTempDir, removeTempDir } from '../helpers/cli.js';
-import { fakeContext } from '../client/fake-context.js';
+import { fakeContext } from '../helpers/fake-context.js';
 
 let dir: string;
 beforeEach(async () => {

@@ -1,35 +1,11 @@
 // `members import` as commander sees it: help, and the argument checks that come before
 // anything is opened (the session would fail with exit 3 here: the config dir does not exist).
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { CliContext } from '../../src/cli/context.js';
-import { run } from '../../src/cli/program.js';
+import { runInProcess } from '../helpers/fake-context.js';
 import { parseDelimiter, parseMembersImport } from '../../src/commands/members-import.js';
 
-function ctx(): CliContext & { out(): string; err(): string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += String(c)));
-  stderr.on('data', (c) => (err += String(c)));
-  return {
-    stdout,
-    stderr,
-    stdin: new PassThrough(),
-    env: { CHAMBERCTL_CONFIG_DIR: '/nonexistent/chamberctl-import-test' },
-    now: () => new Date(),
-    onSignal: () => () => undefined,
-    out: () => out,
-    err: () => err,
-  };
-}
-
-async function cli(...argv: string[]) {
-  const c = ctx();
-  const code = await run(argv, c, '0.0.0-test');
-  return { code, stdout: c.out(), stderr: c.err() };
-}
+// a config directory that does not exist: a test reaching the session would fail with 3
+const cli = (...argv: string[]) => runInProcess(argv, '/nonexistent/chamberctl-import-test');
 
 describe('members import (command)', () => {
   it('has a description, its options and examples in --help', async () => {

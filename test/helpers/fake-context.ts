@@ -27,3 +27,11 @@ export function fakeContext(opts: { env?: Record<string, string | undefined>; no
     err: () => err,
   };
 }
+
+/** Runs the CLI in-process with a fake context; the config directory given does not exist. */
+export async function runInProcess(argv: string[], configDir: string) {
+  const c = fakeContext({ env: { CHAMBERCTL_CONFIG_DIR: configDir } });
+  const { run } = await import('../../src/cli/program.js');
+  const code = await run(argv, c, '0.0.0-test');
+  return { code, stdout: c.out(), stderr: c.err() };
+}

@@ -51,3 +51,17 @@ export function versionsOf(lines: readonly string[], path: RegExp): string[] {
     return m && path.test(m[2]!) ? [m[1]!] : [];
   });
 }
+
+/** The server's request log (pass `add` as startTestServer's `log`); `during` returns the lines `fn` caused. */
+export function requestLog() {
+  const lines: string[] = [];
+  return {
+    lines,
+    add: (line: string) => void lines.push(line),
+    async during(fn: () => Promise<unknown>): Promise<string[]> {
+      const start = lines.length;
+      await fn();
+      return lines.slice(start);
+    },
+  };
+}

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chamber } from '../../src/contract/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { loggedIn, versionsOf, type LoggedIn } from '../commands/logged-in.js';
+import { loggedIn, versionsOf, type LoggedIn, requestLog } from '../commands/logged-in.js';
 
 let server: TestServer;
 let cli: LoggedIn;
-const log: string[] = [];
+const log = requestLog();
 
 beforeAll(async () => {
-  server = await startTestServer({ log: (l) => log.push(l) });
+  server = await startTestServer({ log: log.add });
   cli = await loggedIn(server);
 });
 afterAll(async () => {
@@ -16,17 +16,11 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Server requests logged while `fn` runs. */
-async function logged(fn: () => Promise<unknown>): Promise<string[]> {
-  const start = log.length;
-  await fn();
-  return log.slice(start);
-}
 
 describe('chambers list', () => {
   it('--json prints the first page as an array of chambers, via v1', async () => {
     let list: Chamber[] = [];
-    const lines = await logged(async () => (list = await cli.json(['chambers', 'list'])));
+    const lines = await log.during(async () => (list = await cli.json(['chambers', 'list'])));
     expect(list).toHaveLength(20);
     expect(Object.keys(list[0]!).sort()).toEqual(['address', 'created_at', 'hq_id', 'id', 'name', 'status', 'type']);
     expect(versionsOf(lines, /^\/chambers$/)).toEqual(['v1']);
@@ -76,7 +70,7 @@ describe('chambers list', () => {
 
   it('--all with --per-page walks smaller pages to the same result; TSV has one row per chamber', async () => {
     const everything = await cli.json<Chamber[]>(['chambers', 'list', '--all']);
-    const lines = await logged(async () => {
+    const lines = await log.during(async () => {
       const r = await cli.run(['chambers', 'list', '--all', '--per-page', '50']);
       expect(r.exitCode).toBe(0);
       expect(r.stdout.trimEnd().split('\n').map((l) => l.split('\t')[0])).toEqual(everything.map((c) => c.id));
@@ -86,7 +80,7 @@ describe('chambers list', () => {
 
   it('--type, --status and --sort filter and order via v2', async () => {
     let list: Chamber[] = [];
-    const lines = await logged(
+    const lines = await log.during(
       async () => (list = await cli.json(['chambers', 'list', '--type', 'hq', '--status', 'active', '--sort', '-name', '--all'])),
     );
     expect(list.length).toBeGreaterThan(1);
@@ -114,7 +108,7 @@ describe('chambers list', () => {
     [['--per-page', '0'], /--per-page must be a positive integer/],
     [['--page', '2', '--all'], /cannot be used with/],
   ])('rejects %j with exit 2 before any request', async (args, message) => {
-    const lines = await logged(async () => {
+    const lines = await log.during(async () => {
       const r = await cli.run(['chambers', 'list', ...args]);
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toMatch(message);
@@ -134,14 +128,14 @@ describe('chambers get', () => {
 
   it('--json prints the chamber object, via v1', async () => {
     let got: Chamber | undefined;
-    const lines = await logged(async () => (got = await cli.json(['chambers', 'get', hq.id])));
+    const lines = await log.during(async () => (got = await cli.json(['chambers', 'get', hq.id])));
     expect(got).toEqual(hq);
     expect(versionsOf(lines, /^\/chambers\/[^/]+$/)).toEqual(['v1']);
   });
 
   it('--include members,events embeds both, via v2', async () => {
     let got: Chamber | undefined;
-    const lines = await logged(async () => (got = await cli.json(['chambers', 'get', hq.id, '--include', 'members,events'])));
+    const lines = await log.during(async () => (got = await cli.json(['chambers', 'get', hq.id, '--include', 'members,events'])));
     expect(Array.isArray(got!.members)).toBe(true);
     expect(Array.isArray(got!.events)).toBe(true);
     expect(got!.members!.length).toBeGreaterThan(0);
@@ -207,7 +201,7 @@ describe('chambers create', () => {
   });
 
   it('a payload failing the contract is exit 5 with every field, and nothing is sent', async () => {
-    const lines = await logged(async () => {
+    const lines = await log.during(async () => {
       const r = await cli.run(['chambers', 'create', '--name', 'Bad', '--type', 'subsidiary', '--street', 'x', '--city', 'y', '--country', 'XX']);
       expect(r.exitCode).toBe(5);
       expect(r.stderr).toContain('error: the chamber is not valid; nothing was sent');

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chamber, Event } from '../../src/contract/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { loggedIn, versionsOf, type LoggedIn } from '../commands/logged-in.js';
+import { loggedIn, versionsOf, type LoggedIn, requestLog } from '../commands/logged-in.js';
 
 let server: TestServer;
 let cli: LoggedIn;
 let chamber: Chamber;
 let all: Event[];
-const log: string[] = [];
+const log = requestLog();
 
 beforeAll(async () => {
-  server = await startTestServer({ log: (l) => log.push(l) });
+  server = await startTestServer({ log: log.add });
   cli = await loggedIn(server);
   const hqs = await cli.json<Chamber[]>(['chambers', 'list', '--type', 'hq', '--per-page', '5']);
   for (const c of hqs) {
@@ -30,11 +30,11 @@ afterAll(async () => {
 
 describe('events list', () => {
   it('--json lists the events of a chamber via v2, paged', async () => {
-    const start = log.length;
+    const start = log.lines.length;
     const page = await cli.json<Event[]>(['events', 'list', chamber.id]);
     expect(page).toEqual(all.slice(0, 20));
     expect(Object.keys(page[0]!).sort()).toEqual(['chamber_id', 'ends_at', 'id', 'location', 'starts_at', 'status', 'title']);
-    expect(versionsOf(log.slice(start), /\/events$/)).toEqual(['v2']);
+    expect(versionsOf(log.lines.slice(start), /\/events$/)).toEqual(['v2']);
     expect(await cli.json(['events', 'list', chamber.id, '--per-page', '5', '--page', '2'])).toEqual(all.slice(5, 10));
   });
 

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chamber, Member } from '../../src/contract/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { loggedIn, versionsOf, type LoggedIn } from '../commands/logged-in.js';
+import { loggedIn, versionsOf, type LoggedIn, requestLog } from '../commands/logged-in.js';
 
 let server: TestServer;
 let cli: LoggedIn;
 let chamber: Chamber;
-const log: string[] = [];
+const log = requestLog();
 
 beforeAll(async () => {
-  server = await startTestServer({ log: (l) => log.push(l) });
+  server = await startTestServer({ log: log.add });
   cli = await loggedIn(server);
   // the chamber with the most members is the first hq of the demo data; any with > 20 will do
   const hqs = await cli.json<Chamber[]>(['chambers', 'list', '--type', 'hq', '--per-page', '5']);
@@ -27,16 +27,11 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function logged(fn: () => Promise<unknown>): Promise<string[]> {
-  const start = log.length;
-  await fn();
-  return log.slice(start);
-}
 
 describe('members list', () => {
   it('--json prints a page of the chamber members, via v1', async () => {
     let list: Member[] = [];
-    const lines = await logged(async () => (list = await cli.json(['members', 'list', chamber.id])));
+    const lines = await log.during(async () => (list = await cli.json(['members', 'list', chamber.id])));
     expect(list).toHaveLength(20);
     expect(list.every((m) => m.chamber_id === chamber.id)).toBe(true);
     expect(Object.keys(list[0]!).sort()).toEqual(['chamber_id', 'email', 'id', 'joined_at', 'membership_type', 'name', 'phone', 'status']);
@@ -53,7 +48,7 @@ describe('members list', () => {
 
   it('--status and --sort go to v2', async () => {
     let list: Member[] = [];
-    const lines = await logged(
+    const lines = await log.during(
       async () => (list = await cli.json(['members', 'list', chamber.id, '--status', 'active', '--sort', '-joined_at', '--all'])),
     );
     expect(list.length).toBeGreaterThan(0);
@@ -108,7 +103,7 @@ describe('members add', () => {
   });
 
   it('a bad e-mail is exit 5 and nothing is sent', async () => {
-    const lines = await logged(async () => {
+    const lines = await log.during(async () => {
       const r = await cli.run(['members', 'add', chamber.id, '--name', 'X', '--email', 'not-an-address', '--membership-type', 'standard']);
       expect(r.exitCode).toBe(5);
       expect(r.stderr).toBe('error: the member is not valid; nothing was sent\n  email (--email): must be a valid e-mail address\n');

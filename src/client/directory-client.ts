@@ -64,7 +64,7 @@ export class DirectoryClient implements DirectoryApi {
     return this.#call(version, 'POST', this.#url(version, segments), body, schema);
   }
 
-  /** One call with the version's token; on a 401 the token is renewed once and the call repeated once. */
+  /** One call with the version's token, renewed on a 401 as TokenProvider.authorized says. */
   async #call<S extends z.ZodType>(
     version: ApiVersion,
     method: 'GET' | 'POST',
@@ -72,15 +72,9 @@ export class DirectoryClient implements DirectoryApi {
     json: unknown,
     schema: S,
   ): Promise<z.output<S>> {
-    const send = (token: string) =>
-      this.http.request({ method, url, headers: { authorization: `Bearer ${token}` }, ...(json !== undefined ? { json } : {}) });
-    const token = await this.tokens.token(version);
-    let res = await send(token);
-    if (res.status === 401) {
-      // A 401 means the server refused the request before doing anything, so even a POST may be repeated.
-      const renewed = await this.tokens.renew(version, token);
-      if (renewed) res = await send(renewed);
-    }
+    const res = await this.tokens.authorized(version, (token) =>
+      this.http.request({ method, url, headers: { authorization: `Bearer ${token}` }, ...(json !== undefined ? { json } : {}) }),
+    );
     if (res.status < 200 || res.status >= 300) throw errorFromResponse(res);
     return expectBody(res, schema);
   }

@@ -36,6 +36,16 @@ export interface FailedResponse {
   retryAfterMs?: number;
 }
 
+/**
+ * Whether a 400's `fields` are about the request body rather than its query: some key is
+ * neither a parameter of the URL nor one of the interface's query parameters.
+ */
+function namesBodyFields(fields: FieldErrors, url: string): boolean {
+  const sent = new URL(url).searchParams;
+  const isQuery = (key: string) => sent.has(key) || /^(page|per_page|sort|include|filter\[[^\]]*\])$/.test(key);
+  return Object.keys(fields).some((key) => !isQuery(key));
+}
+
 /** Maps a non-2xx answer to the exit codes of cli.md. */
 export function errorFromResponse(res: FailedResponse): CliError {
   const { message, fields } = serverMessage(res.json);
@@ -44,6 +54,10 @@ export function errorFromResponse(res: FailedResponse): CliError {
   const origin = new URL(res.url).origin;
   const said = message ?? statusText;
   switch (true) {
+    case res.status === 400 && namesBodyFields(fields, res.url):
+      // A server may answer a body it rejects with 400 rather than 422 (the document does
+      // not fix v2's error codes): that is the user's data refused, as with 422.
+      return new CliError(said, ExitCode.REJECTED, details);
     case res.status === 400:
       return new CliError(`the server rejected the request: ${said}`, ExitCode.USAGE, details);
     case res.status === 401 || res.status === 403:

@@ -81,14 +81,20 @@ export interface TokenProviderOptions {
 
 /**
  * Bearer tokens for one command: the cached one while it is fresh, else one new token per
- * version, requested at most once per command however many requests wait for it (the
- * in-flight promise is shared).
+ * version, requested once however many requests wait for it (the in-flight promise is shared).
+ *
+ * A server may revoke a token before its hour is up, any number of times in a long command
+ * (cli.md, "Versions"): a 401 for a token that had worked gets a new token, every time. Only
+ * a token refused before it ever worked, right after it was issued, ends the command, so a
+ * wrong setup fails fast and never loops.
  */
 export class TokenProvider {
   readonly #fetched = new Map<ApiVersion, Promise<CachedToken>>();
   readonly #known = new Map<ApiVersion, CachedToken>();
   /** The token each finished fetch of this command returned. */
   readonly #gotten = new Map<ApiVersion, CachedToken>();
+  /** Tokens the server has accepted at least once in this command. */
+  readonly #worked = new Set<string>();
 
   constructor(private readonly opts: TokenProviderOptions) {}
 
@@ -108,23 +114,46 @@ export class TokenProvider {
   }
 
   /**
-   * After a 401 for `rejected`: a new token, or undefined when this command already got a
-   * fresh token from the server and that is the one being refused (asking again would not help).
+   * Sends one request with the version's bearer token (`send` is called with it). A 401 gets
+   * a new token and the same request again (a 401 means nothing was done, so even a POST may
+   * be repeated), for as long as the refused tokens are ones that had worked. Returns the
+   * last answer: a 401 only when a token was refused right after it was issued.
    */
-  async renew(version: ApiVersion, rejected: string): Promise<string | undefined> {
-    const fetched = this.#fetched.get(version);
-    if (fetched) {
-      const token = await fetched;
-      if (token.accessToken !== rejected) return token.accessToken;
-      // Our own fresh token refused: asking again would not help. Once it has aged out (a
-      // command running for over an hour), #fetch gets a new one.
-      if (isFresh(token, this.opts.baseUrl, this.opts.now())) return undefined;
+  async authorized<R extends { status: number }>(version: ApiVersion, send: (token: string) => Promise<R>): Promise<R> {
+    let token = await this.token(version);
+    for (;;) {
+      const res = await send(token);
+      if (res.status !== 401) {
+        this.#worked.add(token);
+        return res;
+      }
+      const renewed = await this.renew(version, token);
+      if (!renewed) return res;
+      token = renewed;
     }
-    return (await this.#fetch(version)).accessToken;
   }
 
-  #fetch(version: ApiVersion): Promise<CachedToken> {
-    let pending = this.#fetched.get(version);
+  /**
+   * After a 401 for `rejected`: the token to try next, or undefined when `rejected` is a token
+   * this command fetched that never worked (asking again would not help).
+   */
+  async renew(version: ApiVersion, rejected: string): Promise<string | undefined> {
+    const current = this.#fetched.get(version);
+    if (current) {
+      const latest = await current;
+      // Another request renewed while this one waited: judge against the newest token.
+      if (this.#fetched.get(version) !== current) return this.renew(version, rejected);
+      if (latest.accessToken !== rejected) return latest.accessToken;
+      // Refused right after it was issued. Once it has aged out (a command running for over
+      // an hour), a new one is due anyway.
+      if (!this.#worked.has(rejected) && isFresh(latest, this.opts.baseUrl, this.opts.now())) return undefined;
+    }
+    // The cached token, or one of ours that had worked: revoked early. Ask for another.
+    return (await this.#fetch(version, true)).accessToken;
+  }
+
+  #fetch(version: ApiVersion, replace = false): Promise<CachedToken> {
+    let pending = replace ? undefined : this.#fetched.get(version);
     // The token this command fetched has expired (or is about to): that fetch is spent.
     const got = this.#gotten.get(version);
     if (pending && got && !isFresh(got, this.opts.baseUrl, this.opts.now())) pending = undefined;

@@ -4,8 +4,8 @@
 // answers 409 for an e-mail that is already in the chamber, so a POST that did land the
 // first time comes back as 409 and the row counts as skipped, never as a second member.
 import { setTimeout as delay } from 'node:timers/promises';
-import type { CliError } from '../cli/exit-codes.js';
-import { errorFromResponse, fieldLines, serverMessage } from '../client/errors.js';
+import { CliError, ExitCode } from '../cli/exit-codes.js';
+import { errorFromResponse } from '../client/errors.js';
 import type { HttpClient, HttpResponse } from '../client/http.js';
 import { backoffDelay, type RetryPolicy } from '../client/retry.js';
 import type { TokenProvider } from '../client/tokens.js';
@@ -30,7 +30,7 @@ export const IMPORT_RETRY: RetryPolicy = {
 
 export interface SenderOptions {
   http: HttpClient;
-  tokens: Pick<TokenProvider, 'token' | 'renew'>;
+  tokens: Pick<TokenProvider, 'authorized'>;
   baseUrl: string;
   chamberId: string;
   retry?: RetryPolicy;
@@ -40,7 +40,7 @@ export interface SenderOptions {
   log?: (line: string) => void;
 }
 
-/** Thrown for what ends the whole import: 401 after a new token, 403, 404 (the chamber is gone). */
+/** Thrown for what ends the whole import: a token refused right after it was issued, 403, 404 (the chamber is gone). */
 export class FatalSendError extends Error {
   constructor(readonly error: CliError) {
     super(error.message);
@@ -63,45 +63,36 @@ export class RowSender {
 
   async send(body: MemberCreate, line: number): Promise<SendOutcome> {
     const { http, tokens, retry } = this.#o;
-    let token = await tokens.token('v2');
-    http.addSecret(token);
-    let renewed = false;
     for (let attempt = 1; ; attempt++) {
       let res: HttpResponse;
       try {
-        res = await http.request({
-          method: 'POST',
-          url: this.#url,
-          headers: { authorization: `Bearer ${token}` },
-          json: body,
-          idempotent: true, // see the top of this file
-        });
+        // A 401 gets a new token and the same request (TokenProvider.authorized); one that is
+        // still 401 here was refused right after it was issued: the import cannot go on.
+        res = await tokens.authorized('v2', (token) =>
+          http.request({
+            method: 'POST',
+            url: this.#url,
+            headers: { authorization: `Bearer ${token}` },
+            json: body,
+            idempotent: true, // see the top of this file
+          }),
+        );
       } catch (err) {
+        // The token endpoint refused the credentials: no row can go.
+        if (err instanceof CliError && err.exitCode === ExitCode.AUTH) throw new FatalSendError(err);
         const reason = (err as Error).message;
         if (attempt >= retry.maxAttempts) return { status: 'failed', reason };
         await this.#wait(line, attempt, reason, undefined);
         continue;
       }
       const { status } = res;
-      if (status === 201 || status === 200) return { status: 'created' };
+      if (status >= 200 && status < 300) return { status: 'created' };
       if (status === 409) return { status: 'skipped' };
-      if (status === 422) {
-        const { message, fields } = serverMessage(res.json);
-        const lines = fieldLines(fields);
-        return { status: 'invalid', reason: `the server rejected it: ${lines.length ? lines.join('; ') : (message ?? 'HTTP 422')}` };
-      }
-      if (status === 401 && !renewed) {
-        // refused before anything happened: a new token (once per import) and the same request
-        renewed = true;
-        const fresh = await tokens.renew('v2', token);
-        if (fresh) {
-          token = fresh;
-          http.addSecret(token);
-          attempt--;
-          continue;
-        }
-      }
       const error = errorFromResponse(res);
+      // 422, or a 400 whose `fields` name the row's fields: the data was refused, fix the row
+      if (status === 422 || (status === 400 && error.exitCode === ExitCode.REJECTED)) {
+        return { status: 'invalid', reason: `the server rejected it: ${error.details.length ? error.details.join('; ') : error.message}` };
+      }
       if (status === 401 || status === 403 || status === 404) throw new FatalSendError(error);
       if (status === 429 || status >= 500) {
         const tooLong = res.retryAfterMs !== undefined && res.retryAfterMs > retry.maxRetryAfterMs;

@@ -40,6 +40,19 @@ describe('errorFromResponse maps statuses to the exit codes of cli.md', () => {
     expect(e.details).toEqual(['filter[status]: must be one of: a, b']);
   });
 
+  it('400 whose fields name body fields → 5, as a 422 would; a 400 about the query stays 2', () => {
+    const body = errorFromResponse(
+      at(400, { error: 'The given data was invalid.', fields: { email: ['The email must be a valid email address.'], 'address.city': ['required'] } }, 'POST'),
+    );
+    expect(body.exitCode).toBe(ExitCode.REJECTED);
+    expect(body.message).toBe('The given data was invalid.');
+    expect(body.details).toEqual(['email: The email must be a valid email address.', 'address.city: required']);
+    const query = errorFromResponse({ ...at(400, { error: 'bad', fields: { page: ['must be an integer'] } }), url: 'http://h/v2/chambers?page=x' });
+    expect(query.exitCode).toBe(ExitCode.USAGE);
+    const plain = errorFromResponse(at(400, { error: 'the body is not JSON' }, 'POST'));
+    expect(plain.exitCode).toBe(ExitCode.USAGE);
+  });
+
   it('5xx and unexpected statuses → 1, naming the server', () => {
     const e = errorFromResponse(at(503, undefined));
     expect(e.exitCode).toBe(ExitCode.FAILURE);

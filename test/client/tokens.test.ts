@@ -111,6 +111,30 @@ describe('TokenProvider', () => {
     expect(server.tokenRequests() - before).toBe(1);
   });
 
+  it('renews a token that had worked each time the server revokes it, once for all requests refused together', async () => {
+    const before = server.tokenRequests();
+    const { tokens, http } = provider({ now: () => new Date(), cache: memoryCache().cache });
+    const seen: string[] = [];
+    let revoked = new Set<string>();
+    // a stand-in request: 401 for a revoked token, 200 otherwise
+    const send = async (token: string) => {
+      seen.push(token);
+      return { status: revoked.has(token) ? 401 : 200 };
+    };
+    for (let round = 0; round < 3; round++) {
+      const working = await tokens.token('v2');
+      expect((await tokens.authorized('v2', send)).status).toBe(200);
+      revoked = new Set([...revoked, working]); // the server revokes it early
+      const answers = await Promise.all([1, 2, 3, 4].map(() => tokens.authorized('v2', send)));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+      expect(await tokens.token('v2')).not.toBe(working);
+    }
+    await http.close();
+    // one token at the start and one per revocation, however many requests were refused
+    expect(server.tokenRequests() - before).toBe(4);
+    expect(new Set(seen).size).toBe(4);
+  });
+
   it('ignores a cached token from another server', async () => {
     const other: CachedToken = { accessToken: 'elsewhere', expiresAt: '2999-01-01T00:00:00Z', baseUrl: 'http://other:1' };
     expect(isFresh(other, server.baseUrl, new Date())).toBe(false);

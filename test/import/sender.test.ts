@@ -3,39 +3,50 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/exit-codes.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../../src/client/http.js';
+import { TokenProvider } from '../../src/client/tokens.js';
 import { FatalSendError, IMPORT_RETRY, RowSender } from '../../src/import/sender.js';
 
 type Step = { status: number; json?: unknown; retryAfterMs?: number } | Error;
 
-function scripted(steps: Step[]) {
+/**
+ * A scripted transport: token requests are answered tok1, tok2, ... (or 401 once `refuseCredentials`);
+ * every other request takes the next step. The sender runs with a real TokenProvider over it.
+ */
+function scripted(steps: Step[], opts: { refuseCredentials?: boolean } = {}) {
   const requests: HttpRequest[] = [];
+  let issued = 0;
   const http = {
     addSecret: () => undefined,
     async request(req: HttpRequest): Promise<HttpResponse> {
+      const base = { headers: {}, text: '', url: req.url, method: req.method };
+      if (req.url.endsWith('/auth/token')) {
+        if (opts.refuseCredentials) return { ...base, status: 401, json: { error: 'invalid_client', error_description: 'no' } };
+        return { ...base, status: 200, json: { access_token: `tok${++issued}`, token_type: 'Bearer', expires_in: 3600 } };
+      }
       requests.push(req);
       const step = steps.shift();
       if (!step) throw new Error('no more scripted answers');
       if (step instanceof Error) throw step;
-      return { headers: {}, text: '', url: req.url, method: req.method, json: undefined, ...step };
+      return { ...base, json: undefined, ...step };
     },
   } as unknown as HttpClient;
   const sleeps: number[] = [];
-  const renewals: string[] = [];
+  const tokens = new TokenProvider({
+    http,
+    baseUrl: 'http://127.0.0.1:9',
+    credentials: { clientId: 'c', clientSecret: 's' },
+    cache: { load: () => undefined, save: () => undefined },
+    now: () => new Date('2026-01-01T00:00:00Z'),
+  });
   const sender = new RowSender({
     http,
-    tokens: {
-      token: async () => 'tok1',
-      renew: async (_v, rejected) => {
-        renewals.push(rejected);
-        return rejected === 'tok1' ? 'tok2' : undefined;
-      },
-    },
+    tokens,
     baseUrl: 'http://127.0.0.1:9',
     chamberId: 'ch/1',
     sleep: async (ms) => void sleeps.push(ms),
     random: () => 0.5,
   });
-  return { sender, requests, sleeps, renewals };
+  return { sender, requests, sleeps, issued: () => issued };
 }
 
 const body = { name: 'Ada', email: 'ada@example.org', phone: null, membership_type: 'standard' as const };
@@ -55,10 +66,14 @@ describe('RowSender', () => {
     ]);
   });
 
-  it('409 is skipped, 422 is invalid with the server field messages', async () => {
+  it('409 is skipped; 422, or 400 naming fields, is invalid with the server field messages', async () => {
     expect(await scripted([{ status: 409 }]).sender.send(body, 2)).toEqual({ status: 'skipped' });
     const r = await scripted([{ status: 422, json: { error: 'validation failed', fields: { email: ['is odd'] } } }]).sender.send(body, 2);
     expect(r).toEqual({ status: 'invalid', reason: 'the server rejected it: email: is odd' });
+    // a server that answers validation failures with 400 + fields, and success with 200
+    const r400 = await scripted([{ status: 400, json: { error: 'invalid', fields: { name: ['is required'] } } }]).sender.send(body, 2);
+    expect(r400).toEqual({ status: 'invalid', reason: 'the server rejected it: name: is required' });
+    expect(await scripted([{ status: 200 }]).sender.send(body, 2)).toEqual({ status: 'created' });
   });
 
   it('network errors, 429 and 5xx are retried with backoff; a POST that landed before the drop comes back 409 = skipped', async () => {
@@ -92,12 +107,29 @@ describe('RowSender', () => {
     expect(await s.sender.send(body, 2)).toEqual({ status: 'failed', reason: 'the server rejected the request as too large: too large' });
   });
 
-  it('401: one new token and the same request; a second 401 ends the import (exit 3)', async () => {
-    const s = scripted([{ status: 401 }, { status: 201 }]);
-    expect(await s.sender.send(body, 2)).toEqual({ status: 'created' });
-    expect(s.requests.map((r) => r.headers?.authorization)).toEqual(['Bearer tok1', 'Bearer tok2']);
-    const twice = scripted([{ status: 401 }, { status: 401 }]);
-    const err = await twice.sender.send(body, 2).catch((e: unknown) => e);
+  it('401 for a token that had worked: a new token and the same request, as often as the server revokes', async () => {
+    const s = scripted([{ status: 201 }, { status: 401 }, { status: 201 }, { status: 401 }, { status: 201 }]);
+    for (let i = 0; i < 3; i++) expect(await s.sender.send(body, 2 + i)).toEqual({ status: 'created' });
+    expect(s.requests.map((r) => r.headers?.authorization)).toEqual([
+      'Bearer tok1',
+      'Bearer tok1',
+      'Bearer tok2',
+      'Bearer tok2',
+      'Bearer tok3',
+    ]);
+  });
+
+  it('a token refused right after it was issued ends the import (exit 3), without asking again', async () => {
+    const s = scripted([{ status: 401 }, { status: 401 }, { status: 201 }]);
+    const err = await s.sender.send(body, 2).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FatalSendError);
+    expect((err as FatalSendError).error.exitCode).toBe(ExitCode.AUTH);
+    expect(s.issued()).toBe(1);
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('credentials the token endpoint refuses end the import (exit 3)', async () => {
+    const err = await scripted([{ status: 201 }], { refuseCredentials: true }).sender.send(body, 2).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FatalSendError);
     expect((err as FatalSendError).error.exitCode).toBe(ExitCode.AUTH);
   });

@@ -1,0 +1,175 @@
+import type { Sql } from 'postgres';
+
+/**
+ * The PostgreSQL schema: the same tables as SQLite's (src/storage/migrations.ts), with what a
+ * shared database needs beyond them. Append new steps; never edit a step that has shipped.
+ *
+ * - Text is compared byte by byte (COLLATE "C"), as SQLite's BINARY does, so both backends
+ *   sort and page alike; `name_key` is the name with ASCII letters lower-cased, which is
+ *   what SQLite's NOCASE compares.
+ * - Times are kept as the ISO 8601 text the API shows, as in SQLite, so records pulled from
+ *   another server are served back exactly as they came.
+ * - List totals come from counter tables kept by triggers, as in SQLite, but each total is
+ *   spread over 16 rows (a random one takes each change, a read sums them): concurrent
+ *   inserts from several instances then rarely wait for the same row.
+ */
+const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE clients (
+    id          text COLLATE "C" PRIMARY KEY,
+    secret_hash text NOT NULL,
+    created_at  text NOT NULL
+  );
+
+  CREATE TABLE tokens (
+    hash       bytea PRIMARY KEY,
+    client_id  text COLLATE "C" NOT NULL REFERENCES clients(id) ON DELETE CASCADE,
+    version    text NOT NULL CHECK (version IN ('v1', 'v2')),
+    expires_at bigint NOT NULL
+  );
+  CREATE INDEX tokens_by_expiry ON tokens (expires_at);
+  CREATE INDEX tokens_by_client ON tokens (client_id);
+
+  CREATE TABLE chambers (
+    id          text COLLATE "C" PRIMARY KEY,
+    name        text NOT NULL,
+    name_key    text COLLATE "C" GENERATED ALWAYS AS (translate(name, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')) STORED,
+    type        text NOT NULL CHECK (type IN ('hq', 'subsidiary')),
+    hq_id       text COLLATE "C" REFERENCES chambers(id),
+    status      text NOT NULL CHECK (status IN ('active', 'inactive', 'pending')),
+    street      text NOT NULL,
+    city        text NOT NULL,
+    postal_code text,
+    country     text NOT NULL,
+    created_at  text COLLATE "C" NOT NULL
+  );
+  CREATE INDEX chambers_by_created             ON chambers (created_at, id);
+  CREATE INDEX chambers_by_name                ON chambers (name_key, id);
+  CREATE INDEX chambers_by_type_created        ON chambers (type, created_at, id);
+  CREATE INDEX chambers_by_type_name           ON chambers (type, name_key, id);
+  CREATE INDEX chambers_by_status_created      ON chambers (status, created_at, id);
+  CREATE INDEX chambers_by_status_name         ON chambers (status, name_key, id);
+  CREATE INDEX chambers_by_type_status_created ON chambers (type, status, created_at, id);
+  CREATE INDEX chambers_by_type_status_name    ON chambers (type, status, name_key, id);
+  CREATE INDEX chambers_by_hq                  ON chambers (hq_id) WHERE hq_id IS NOT NULL;
+
+  CREATE TABLE members (
+    id              text COLLATE "C" PRIMARY KEY,
+    chamber_id      text COLLATE "C" NOT NULL REFERENCES chambers(id) ON DELETE CASCADE,
+    name            text NOT NULL,
+    name_key        text COLLATE "C" GENERATED ALWAYS AS (translate(name, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')) STORED,
+    email           text NOT NULL,
+    email_key       text COLLATE "C" NOT NULL, -- lower-cased e-mail: one member per address per chamber
+    phone           text,
+    membership_type text NOT NULL CHECK (membership_type IN ('standard', 'premium', 'corporate', 'honorary')),
+    status          text NOT NULL CHECK (status IN ('active', 'inactive', 'pending')),
+    joined_at       text COLLATE "C" NOT NULL
+  );
+  CREATE UNIQUE INDEX members_email_per_chamber ON members (chamber_id, email_key);
+  CREATE INDEX members_by_joined                ON members (chamber_id, joined_at, id);
+  CREATE INDEX members_by_name                  ON members (chamber_id, name_key, id);
+  CREATE INDEX members_by_status_joined         ON members (chamber_id, status, joined_at, id);
+  CREATE INDEX members_by_status_name           ON members (chamber_id, status, name_key, id);
+
+  CREATE TABLE events (
+    id         text COLLATE "C" PRIMARY KEY,
+    chamber_id text COLLATE "C" NOT NULL REFERENCES chambers(id) ON DELETE CASCADE,
+    title      text NOT NULL,
+    status     text NOT NULL CHECK (status IN ('upcoming', 'past', 'canceled')),
+    starts_at  text COLLATE "C" NOT NULL,
+    ends_at    text COLLATE "C" NOT NULL,
+    location   text
+  );
+  CREATE INDEX events_by_start        ON events (chamber_id, starts_at, id);
+  CREATE INDEX events_by_status_start ON events (chamber_id, status, starts_at, id);
+
+  CREATE TABLE chamber_counts (
+    type text NOT NULL, status text NOT NULL, shard smallint NOT NULL, n bigint NOT NULL,
+    PRIMARY KEY (type, status, shard)
+  );
+  CREATE TABLE member_counts (
+    chamber_id text COLLATE "C" NOT NULL, status text NOT NULL, shard smallint NOT NULL, n bigint NOT NULL,
+    PRIMARY KEY (chamber_id, status, shard)
+  );
+  CREATE TABLE event_counts (
+    chamber_id text COLLATE "C" NOT NULL, status text NOT NULL, shard smallint NOT NULL, n bigint NOT NULL,
+    PRIMARY KEY (chamber_id, status, shard)
+  );
+
+  CREATE FUNCTION count_shard() RETURNS smallint LANGUAGE sql VOLATILE AS $$ SELECT floor(random() * 16)::smallint $$;
+
+  CREATE FUNCTION chambers_count() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF TG_OP IN ('UPDATE', 'DELETE') THEN
+      INSERT INTO chamber_counts VALUES (OLD.type, OLD.status, count_shard(), -1)
+        ON CONFLICT (type, status, shard) DO UPDATE SET n = chamber_counts.n - 1;
+    END IF;
+    IF TG_OP IN ('UPDATE', 'INSERT') THEN
+      INSERT INTO chamber_counts VALUES (NEW.type, NEW.status, count_shard(), 1)
+        ON CONFLICT (type, status, shard) DO UPDATE SET n = chamber_counts.n + 1;
+    END IF;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER chambers_count AFTER INSERT OR DELETE OR UPDATE OF type, status ON chambers
+    FOR EACH ROW EXECUTE FUNCTION chambers_count();
+
+  CREATE FUNCTION members_count() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF TG_OP IN ('UPDATE', 'DELETE') THEN
+      INSERT INTO member_counts VALUES (OLD.chamber_id, OLD.status, count_shard(), -1)
+        ON CONFLICT (chamber_id, status, shard) DO UPDATE SET n = member_counts.n - 1;
+    END IF;
+    IF TG_OP IN ('UPDATE', 'INSERT') THEN
+      INSERT INTO member_counts VALUES (NEW.chamber_id, NEW.status, count_shard(), 1)
+        ON CONFLICT (chamber_id, status, shard) DO UPDATE SET n = member_counts.n + 1;
+    END IF;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER members_count AFTER INSERT OR DELETE OR UPDATE OF chamber_id, status ON members
+    FOR EACH ROW EXECUTE FUNCTION members_count();
+
+  CREATE FUNCTION events_count() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF TG_OP IN ('UPDATE', 'DELETE') THEN
+      INSERT INTO event_counts VALUES (OLD.chamber_id, OLD.status, count_shard(), -1)
+        ON CONFLICT (chamber_id, status, shard) DO UPDATE SET n = event_counts.n - 1;
+    END IF;
+    IF TG_OP IN ('UPDATE', 'INSERT') THEN
+      INSERT INTO event_counts VALUES (NEW.chamber_id, NEW.status, count_shard(), 1)
+        ON CONFLICT (chamber_id, status, shard) DO UPDATE SET n = event_counts.n + 1;
+    END IF;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER events_count AFTER INSERT OR DELETE OR UPDATE OF chamber_id, status ON events
+    FOR EACH ROW EXECUTE FUNCTION events_count();
+  `,
+];
+
+export const PG_SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Any fixed number: the advisory lock that lets one instance at a time migrate. */
+const MIGRATION_LOCK = 0x63686d62; // "chmb"
+
+/**
+ * Brings the database up to PG_SCHEMA_VERSION and returns the version it had before. Instances
+ * that start together queue on an advisory lock, so the steps run once; each step commits
+ * with its version row (PostgreSQL's DDL is transactional), so a failed step leaves nothing.
+ */
+export async function migratePostgres(sql: Sql): Promise<number> {
+  return sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+    await tx`CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`;
+    const [row] = await tx<{ v: number }[]>`SELECT coalesce(max(version), 0)::int AS v FROM schema_migrations`;
+    const current = row!.v;
+    if (current > PG_SCHEMA_VERSION) {
+      throw new Error(
+        `the database was written by a newer chamberctl (schema ${current}, this one knows ${PG_SCHEMA_VERSION})`,
+      );
+    }
+    for (let v = current; v < PG_SCHEMA_VERSION; v++) {
+      await tx.unsafe(MIGRATIONS[v]!);
+      await tx`INSERT INTO schema_migrations (version) VALUES (${v + 1})`;
+    }
+    return current;
+  });
+}

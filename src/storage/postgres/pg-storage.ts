@@ -1,0 +1,283 @@
+import postgres, { type Sql } from 'postgres';
+import type {
+  Chamber,
+  ChamberCreate,
+  ChamberStatus,
+  ChamberType,
+  Event,
+  Member,
+  MemberCreate,
+  MemberStatus,
+  Sort,
+} from '../../contract/index.js';
+import { newId } from '../ids.js';
+import { toChamber, type ChamberRow, type JsonText } from '../rows.js';
+import { emailKey, type ChamberFilter, type EventFilter, type MemberFilter, type Page, type Paging } from '../storage.js';
+import { migratePostgres } from './migrations.js';
+
+export interface PgStorageOptions {
+  /** Connections in the pool (default 10). */
+  poolSize?: number;
+  /** Seconds to wait for a connection before a query fails (default 5). */
+  connectTimeoutSeconds?: number;
+}
+
+const CHAMBER_SELECT = 'id, name, type, hq_id, status, street, city, postal_code, country, created_at';
+const MEMBER_SELECT = 'id, chamber_id, name, email, phone, membership_type, status, joined_at';
+const EVENT_SELECT = 'id, chamber_id, title, status, starts_at, ends_at, location';
+
+/** Identifies URLs that name a PostgreSQL database (`--db postgres://…`). */
+export const isPostgresUrl = (db: string) => /^postgres(ql)?:\/\//i.test(db);
+
+/**
+ * The storage on PostgreSQL: the same operations as the SQLite storage, asynchronous, for
+ * several `serve` instances sharing one database. The only module that speaks SQL to it.
+ * Rows are read as columns and turned into JSON here (PostgreSQL's own JSON text would
+ * differ from SQLite's in spacing), so both backends send byte-identical answers.
+ */
+export class PgStorage {
+  private constructor(readonly sql: Sql) {}
+
+  static async open(url: string, opts: PgStorageOptions = {}): Promise<PgStorage> {
+    const sql = postgres(url, {
+      max: opts.poolSize ?? 10,
+      connect_timeout: opts.connectTimeoutSeconds ?? 5,
+      idle_timeout: 60,
+      prepare: true,
+      onnotice: () => undefined,
+      transform: { undefined: null },
+    });
+    try {
+      await migratePostgres(sql);
+    } catch (err) {
+      await sql.end({ timeout: 1 }).catch(() => undefined);
+      throw err;
+    }
+    return new PgStorage(sql);
+  }
+
+  async close(): Promise<void> {
+    await this.sql.end({ timeout: 5 });
+  }
+
+  /** Whether the database answers (GET /healthz). */
+  async ping(): Promise<boolean> {
+    try {
+      await this.sql`SELECT 1`;
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  // ------------------------------------------------------------------ clients and tokens
+
+  async putClient(id: string, secretHash: string, now: Date): Promise<void> {
+    await this.sql`INSERT INTO clients (id, secret_hash, created_at) VALUES (${id}, ${secretHash}, ${now.toISOString()})
+      ON CONFLICT (id) DO UPDATE SET secret_hash = excluded.secret_hash`;
+  }
+
+  async clientSecretHash(id: string): Promise<string | undefined> {
+    const [row] = await this.sql<{ secret_hash: string }[]>`SELECT secret_hash FROM clients WHERE id = ${id}`;
+    return row?.secret_hash;
+  }
+
+  async isUnused(): Promise<boolean> {
+    const [row] = await this.sql<{ used: boolean }[]>`SELECT EXISTS (SELECT 1 FROM clients) OR EXISTS (SELECT 1 FROM chambers) AS used`;
+    return !row!.used;
+  }
+
+  async clientCount(): Promise<number> {
+    const [row] = await this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM clients`;
+    return row!.n;
+  }
+
+  async saveToken(hash: Buffer, clientId: string, version: string, expiresAtMs: number): Promise<void> {
+    await this.sql`INSERT INTO tokens (hash, client_id, version, expires_at) VALUES (${hash}, ${clientId}, ${version}, ${expiresAtMs})`;
+  }
+
+  async findToken(hash: Buffer): Promise<{ version: string; expiresAt: number } | undefined> {
+    const [row] = await this.sql<{ version: string; expires_at: string }[]>`SELECT version, expires_at FROM tokens WHERE hash = ${hash}`;
+    return row && { version: row.version, expiresAt: Number(row.expires_at) };
+  }
+
+  async purgeExpiredTokens(nowMs: number): Promise<number> {
+    const r = await this.sql`DELETE FROM tokens WHERE expires_at <= ${nowMs}`;
+    return r.count;
+  }
+
+  // ------------------------------------------------------------------ chambers
+
+  async listChambers(f: ChamberFilter): Promise<Page<Chamber>> {
+    const where = new Where();
+    if (f.type) where.add('type', f.type);
+    if (f.status) where.add('status', f.status);
+    const total = await this.sumCounts('chamber_counts', where);
+    const rows = await this.page<ChamberRow>(
+      `SELECT ${CHAMBER_SELECT} FROM chambers`,
+      where,
+      orderBy(f.sort ?? { field: 'created_at', desc: false }),
+      f,
+      total,
+    );
+    return { docs: rows.map((r) => JSON.stringify(toChamber(r))), total };
+  }
+
+  async getChamber(id: string): Promise<JsonText<Chamber> | undefined> {
+    const [row] = await this.sql.unsafe<ChamberRow[]>(`SELECT ${CHAMBER_SELECT} FROM chambers WHERE id = $1`, [id], { prepare: true });
+    return row && JSON.stringify(toChamber(row));
+  }
+
+  async chamberType(id: string): Promise<ChamberType | undefined> {
+    const [row] = await this.sql<{ type: ChamberType }[]>`SELECT type FROM chambers WHERE id = ${id}`;
+    return row?.type;
+  }
+
+  async createChamber(input: ChamberCreate, now: Date, status: ChamberStatus = 'active', id = newId('ch')): Promise<Chamber> {
+    const row: ChamberRow = {
+      id,
+      name: input.name,
+      type: input.type,
+      hq_id: input.type === 'subsidiary' ? (input.hq_id ?? null) : null,
+      status,
+      street: input.address.street,
+      city: input.address.city,
+      postal_code: input.address.postal_code ?? null,
+      country: input.address.country,
+      created_at: now.toISOString(),
+    };
+    await this.sql`INSERT INTO chambers ${this.sql(row)}`;
+    return toChamber(row);
+  }
+
+  // ------------------------------------------------------------------ members
+
+  async listMembers(chamberId: string, f: MemberFilter): Promise<Page<Member>> {
+    const where = new Where();
+    where.add('chamber_id', chamberId);
+    if (f.status) where.add('status', f.status);
+    const total = await this.sumCounts('member_counts', where);
+    const rows = await this.page<Member>(
+      `SELECT ${MEMBER_SELECT} FROM members`,
+      where,
+      orderBy(f.sort ?? { field: 'joined_at', desc: false }),
+      f,
+      total,
+    );
+    return { docs: rows.map(memberJson), total };
+  }
+
+  /** Adds a member, or returns 'duplicate' when the chamber already has that e-mail (any case). */
+  async addMember(
+    chamberId: string,
+    input: MemberCreate,
+    now: Date,
+    status: MemberStatus = 'active',
+    id = newId('mb'),
+  ): Promise<Member | 'duplicate'> {
+    const member: Member = {
+      id,
+      chamber_id: chamberId,
+      name: input.name,
+      email: input.email,
+      phone: input.phone ?? null,
+      membership_type: input.membership_type,
+      status,
+      joined_at: now.toISOString(),
+    };
+    // The unique index decides between concurrent adds, whichever instance they came through.
+    const r = await this.sql`INSERT INTO members ${this.sql({ ...member, email_key: emailKey(input.email) })}
+      ON CONFLICT (chamber_id, email_key) DO NOTHING`;
+    return r.count === 1 ? member : 'duplicate';
+  }
+
+  async getMember(chamberId: string, memberId: string): Promise<JsonText<Member> | undefined> {
+    const [row] = await this.sql.unsafe<Member[]>(`SELECT ${MEMBER_SELECT} FROM members WHERE id = $1 AND chamber_id = $2`, [memberId, chamberId], {
+      prepare: true,
+    });
+    return row && memberJson(row);
+  }
+
+  // ------------------------------------------------------------------ events
+
+  async insertEvent(event: Event): Promise<void> {
+    await this.sql`INSERT INTO events ${this.sql({ ...event })}`;
+  }
+
+  async listEvents(chamberId: string, f: EventFilter): Promise<Page<Event>> {
+    const where = new Where();
+    where.add('chamber_id', chamberId);
+    if (f.status) where.add('status', f.status);
+    let total: number;
+    if (f.from || f.to) {
+      if (f.from) where.add('ends_at', f.from, '>=');
+      if (f.to) where.add('starts_at', f.to, '<=');
+      // Bounded by one chamber's events, read from its index range.
+      const [row] = await this.sql.unsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM events${where.sql()}`, where.args, { prepare: true });
+      total = row!.n;
+    } else {
+      total = await this.sumCounts('event_counts', where);
+    }
+    const rows = await this.page<Event>(`SELECT ${EVENT_SELECT} FROM events`, where, 'starts_at, id', f, total);
+    return { docs: rows.map((r) => JSON.stringify(eventOf(r))), total };
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  private async sumCounts(table: string, where: Where): Promise<number> {
+    const [row] = await this.sql.unsafe<{ n: number }[]>(`SELECT coalesce(sum(n), 0)::bigint AS n FROM ${table}${where.sql()}`, where.args, {
+      prepare: true,
+    });
+    return Number(row!.n);
+  }
+
+  private async page<T>(select: string, where: Where, order: string, p: Paging, total: number): Promise<T[]> {
+    const offset = (p.page - 1) * p.perPage;
+    if (offset >= total) return []; // past the last page: no query, and no huge OFFSET
+    const n = where.args.length;
+    const text = `${select}${where.sql()} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`;
+    return (await this.sql.unsafe(text, [...where.args, p.perPage, offset], { prepare: true })) as unknown as T[];
+  }
+}
+
+/** Equality (or range) conditions with numbered parameters. */
+class Where {
+  readonly args: (string | number)[] = [];
+  private readonly terms: string[] = [];
+  add(column: string, value: string | number, op: '=' | '>=' | '<=' = '='): void {
+    this.args.push(value);
+    this.terms.push(`${column} ${op} $${this.args.length}`);
+  }
+  sql(): string {
+    return this.terms.length ? ` WHERE ${this.terms.join(' AND ')}` : '';
+  }
+}
+
+/** ORDER BY for a sort, with `id` as the final tie-break in the same direction (so one index serves it). */
+function orderBy(sort: Sort<string>): string {
+  const dir = sort.desc ? ' DESC' : '';
+  const column = sort.field === 'name' ? 'name_key' : sort.field;
+  return `${column}${dir}, id${dir}`;
+}
+
+// Rows come back with exactly the resource's fields, in the resource's order.
+const memberJson = (r: Member): JsonText<Member> => JSON.stringify(memberOf(r));
+const memberOf = (r: Member): Member => ({
+  id: r.id,
+  chamber_id: r.chamber_id,
+  name: r.name,
+  email: r.email,
+  phone: r.phone,
+  membership_type: r.membership_type,
+  status: r.status,
+  joined_at: r.joined_at,
+});
+const eventOf = (r: Event): Event => ({
+  id: r.id,
+  chamber_id: r.chamber_id,
+  title: r.title,
+  status: r.status,
+  starts_at: r.starts_at,
+  ends_at: r.ends_at,
+  location: r.location,
+});

@@ -20,6 +20,8 @@ export interface PgStorageOptions {
   poolSize?: number;
   /** Seconds to wait for a connection before a query fails (default 5). */
   connectTimeoutSeconds?: number;
+  /** Sees each statement sent, with its parameters (the query-plan tests record them). */
+  onQuery?: (text: string, params: unknown[]) => void;
 }
 
 const CHAMBER_SELECT = 'id, name, type, hq_id, status, street, city, postal_code, country, created_at';
@@ -46,6 +48,7 @@ export class PgStorage {
       prepare: true,
       onnotice: () => undefined,
       transform: { undefined: null },
+      ...(opts.onQuery ? { debug: (_connection: number, text: string, params: unknown[]) => opts.onQuery!(text, params) } : {}),
     });
     try {
       await migratePostgres(sql);

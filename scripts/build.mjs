@@ -1,24 +1,23 @@
-// Bundles src/ into dist/ with esbuild. Dependencies stay external (they are installed
-// next to the package); code splitting keeps the `--version`/`--help` path free of the
-// HTTP, server, prompt and table code, which commands import lazily.
-import { build } from 'esbuild';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Bundles src/ into dist/ with esbuild.
+//
+// The CLI: dist/cli.cjs and lazily loaded dist/chunks/*.cjs. Code splitting keeps the
+// `--version`/`--help` path free of the HTTP, server, prompt and table code, which commands
+// import lazily. esbuild splits only ES modules, so the split output is then turned into
+// CommonJS, file by file (a dynamic import() becomes a deferred require()): that is what
+// lets bin/load-bundle.js compile each file with V8's code cache (vm.Script cachedData),
+// which Node 20 offers for scripts but not for ES modules.
+//
+// The benchmarks (npm run bench:*): ES modules under dist/bench/, one per bench/*.ts.
+import { build, transform } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 rmSync('dist', { recursive: true, force: true }); // no stale chunks from earlier builds
 
-const result = await build({
-  entryPoints: {
-    cli: 'src/cli/main.ts',
-    // Benchmarks (npm run bench:*) are bundled the same way, one entry per bench/*.ts.
-    ...Object.fromEntries(
-      (existsSync('bench') ? readdirSync('bench') : [])
-        .filter((f) => f.endsWith('.ts'))
-        .map((f) => [`bench/${f.slice(0, -3)}`, `bench/${f}`]),
-    ),
-  },
-  outdir: 'dist',
+const common = {
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -28,17 +27,48 @@ const result = await build({
   // files dominated start-up, and an installed package then depends on better-sqlite3 alone
   // (a global install resolves dependencies afresh, ignoring our lockfile and overrides, and
   // could pull a transitive version that needs Node 22). The native SQLite binding stays
-  // external, and so does the bench-only autocannon. Chunks load lazily per command.
+  // external, and so does the bench-only autocannon.
   external: ['better-sqlite3', 'autocannon'],
-  // CommonJS dependencies call require() for node built-ins.
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   sourcemap: false,
-  chunkNames: 'chunks/[name]-[hash]',
   define: { __CHAMBERCTL_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
   metafile: true,
-});
+};
 
+const cli = await build({
+  ...common,
+  entryPoints: { cli: 'src/cli/main.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  chunkNames: 'chunks/[name]-[hash]',
+  write: false,
+});
+for (const file of cli.outputFiles) {
+  // esbuild's own ES module → CommonJS conversion; bundled CommonJS dependencies call the
+  // real require() for node built-ins once they run as CommonJS.
+  const { code } = await transform(file.text, { format: 'cjs', platform: 'node', target: 'node20', loader: 'js' });
+  // transform() leaves import() alone; between our own files it becomes a deferred require().
+  const lazy = code.replace(/\bimport\((["'])(\.{1,2}\/[\w./-]+\.cjs)\1\)/g, 'Promise.resolve().then(() => require($1$2$1))');
+  mkdirSync(dirname(file.path), { recursive: true });
+  writeFileSync(file.path, lazy);
+}
+// The bundle's identity: the code cache is kept per build, so a cache made for another
+// build is never offered to V8 (bin/load-bundle.js).
+const buildId = createHash('sha256');
+for (const file of [...cli.outputFiles].sort((a, b) => a.path.localeCompare(b.path))) buildId.update(file.path).update(file.contents);
+writeFileSync('dist/build-id', `${buildId.digest('hex').slice(0, 32)}\n`);
 // Which sources each output file holds: tests use it to tell which dependencies a command
 // loaded (e.g. that `--help` loads no HTTP code) now that dependencies are bundled.
-writeFileSync('dist/meta.json', JSON.stringify(result.metafile));
+writeFileSync('dist/meta.json', JSON.stringify(cli.metafile));
+
+const benches = (existsSync('bench') ? readdirSync('bench') : []).filter((f) => f.endsWith('.ts'));
+if (benches.length > 0) {
+  await build({
+    ...common,
+    entryPoints: Object.fromEntries(benches.map((f) => [f.slice(0, -3), `bench/${f}`])),
+    outdir: 'dist/bench',
+    chunkNames: 'chunks/[name]-[hash]',
+    // CommonJS dependencies call require() for node built-ins.
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  });
+}

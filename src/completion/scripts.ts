@@ -11,7 +11,8 @@ import { SCRIPT_FILES, type Shell } from './shells.js';
  */
 export function completionScript(shell: Shell): string {
   const file = SCRIPT_FILES[shell];
-  let dir = dirname(fileURLToPath(import.meta.url));
+  // CommonJS once bundled (scripts/build.mjs), an ES module under the tests
+  let dir = dirname(typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url));
   for (let i = 0; i < 5; i++) {
     const candidate = join(dir, 'completions', file);
     if (existsSync(candidate)) return readFileSync(candidate, 'utf8');

@@ -1,11 +1,10 @@
-import { readFile, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCRIPT_FILES, SHELLS } from '../../src/completion/shells.js';
-import { BIN, assertBuilt, cleanEnv, makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
+import { assertBuilt, makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
+import { runRecordingLoads } from '../helpers/bundle-loads.js';
 import { COMPLETIONS_DIR } from './shell-harness.js';
 
 // `chamberctl completion SHELL` (the built binary) and the cost of `__complete`.
@@ -43,34 +42,11 @@ describe('chamberctl completion', () => {
 });
 
 describe('chamberctl __complete', () => {
-  const RECORD_LOADS = fileURLToPath(new URL('./fixtures/record-loads.mjs', import.meta.url));
-
-  /** The dependencies a run loads, whether bundled into dist/chunks or resolved from node_modules. */
+  /** The dependencies a run loads, whether bundled into dist/ or required from node_modules. */
   async function dependenciesLoaded(args: string[]): Promise<{ stdout: string; packages: Set<string> }> {
-    const log = join(dir, `loads-${Math.random().toString(36).slice(2)}.txt`);
-    const r = await execa(process.execPath, ['--import', RECORD_LOADS, BIN, ...args], {
-      env: { ...cleanEnv(), CHAMBERCTL_CONFIG_DIR: dir, LOAD_LOG: log },
-      extendEnv: false,
-      reject: false,
-      stripFinalNewline: false,
-    });
+    const r = await runRecordingLoads(args, { CHAMBERCTL_CONFIG_DIR: dir });
     expect(r.exitCode, r.stderr).toBe(0);
-    const packages = new Set<string>();
-    const packageOf = (path: string) => {
-      const [first, second] = path.split('/');
-      return first!.startsWith('@') ? `${first}/${second}` : first!;
-    };
-    for (const url of new Set(readFileSync(log, 'utf8').split('\n'))) {
-      if (!url.startsWith('file:')) continue;
-      const path = fileURLToPath(url);
-      const inModules = path.lastIndexOf('/node_modules/');
-      if (inModules >= 0) packages.add(packageOf(path.slice(inModules + '/node_modules/'.length)));
-      else if (path.includes('/dist/')) {
-        // esbuild marks each bundled module with a "// node_modules/<pkg>/<file>" comment
-        for (const m of readFileSync(path, 'utf8').matchAll(/^\/\/ node_modules\/(\S+)$/gm)) packages.add(packageOf(m[1]!));
-      }
-    }
-    return { stdout: r.stdout, packages };
+    return { stdout: r.stdout, packages: r.packages };
   }
 
   const HEAVY = ['undici', 'fastify', 'cli-table3', 'ora', '@inquirer/prompts', '@inquirer/core', 'better-sqlite3', 'conf'];
@@ -82,7 +58,7 @@ describe('chamberctl __complete', () => {
   ])('loads no HTTP, server, table, spinner, prompt or config-store code: %j', async (words) => {
     const { stdout, packages } = await dependenciesLoaded(['__complete', '--', ...words]);
     expect(stdout).toMatch(/:(no)?files\n$/);
-    expect(packages).toContain('commander'); // the recorder sees bundled code
+    expect(packages).toContain('commander'); // the log sees bundled code
     for (const heavy of HEAVY) expect(packages, `__complete loaded ${heavy}`).not.toContain(heavy);
     expect(packages, 'zod is only for values taken from the contract').not.toContain('zod');
   });

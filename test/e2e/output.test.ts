@@ -10,6 +10,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chamber } from '../../src/contract/index.js';
 import { BIN, cleanEnv, makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
+import { runRecordingLoads } from '../helpers/bundle-loads.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { loggedIn, versionsOf } from '../commands/logged-in.js';
 
@@ -162,52 +163,10 @@ describe('streams', () => {
 });
 
 describe('start-up', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'chamberctl-imports-'));
-    // an ESM resolve hook that appends every resolved module URL to $IMPORT_LOG
-    await writeFile(
-      join(dir, 'hooks.mjs'),
-      `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  const r = await next(specifier, context);
-  appendFileSync(process.env.IMPORT_LOG, r.url + '\\n');
-  return r;
-}\n`,
-    );
-    await writeFile(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${join(dir, 'hooks.mjs')}`)});\n`);
-  });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
-
   async function loaded(args: string[], configDir: string): Promise<string[]> {
-    const logFile = join(dir, `log-${Math.random().toString(36).slice(2)}`);
-    await writeFile(logFile, '');
-    const r = await execa(process.execPath, ['--import', join(dir, 'register.mjs'), BIN, ...args], {
-      env: { ...cleanEnv(), CHAMBERCTL_CONFIG_DIR: configDir, IMPORT_LOG: logFile },
-      extendEnv: false,
-      reject: false,
-      stdin: 'ignore',
-    });
+    const r = await runRecordingLoads(args, { CHAMBERCTL_CONFIG_DIR: configDir });
     expect(r.exitCode, r.stderr).toBe(0);
-    return withBundledSources((await readFile(logFile, 'utf8')).split('\n').filter(Boolean));
-  }
-
-  /**
-   * Dependencies are bundled into dist/chunks, so a loaded chunk stands for the sources
-   * esbuild put in it (dist/meta.json): each is added to the list as a file URL.
-   */
-  async function withBundledSources(urls: string[]): Promise<string[]> {
-    const root = fileURLToPath(new URL('../..', import.meta.url));
-    const meta = JSON.parse(await readFile(join(root, 'dist', 'meta.json'), 'utf8')) as {
-      outputs: Record<string, { inputs: Record<string, unknown> }>;
-    };
-    const out = [...urls];
-    for (const url of urls) {
-      if (!url.startsWith('file:')) continue;
-      const rel = fileURLToPath(url).slice(root.length).replace(/\\/g, '/');
-      for (const input of Object.keys(meta.outputs[rel]?.inputs ?? {})) out.push(pathToFileURL(join(root, input)).href);
-    }
-    return out;
+    return r.sources;
   }
 
   const heavy = /node_modules\/(undici|cli-table3|ora|@inquirer|better-sqlite3|fastify)\//;
@@ -217,7 +176,7 @@ export async function resolve(specifier, context, next) {
     try {
       for (const args of [['--help'], ['chambers', 'list', '--help'], ['members', 'add', '--help'], ['events', 'list', '--help']]) {
         const urls = await loaded(args, configDir);
-        expect(urls.some((u) => u.includes('/dist/'))).toBe(true); // the hook saw our modules
+        expect(urls.some((u) => u.startsWith('src/cli/'))).toBe(true); // the log saw our modules
         expect(urls.filter((u) => heavy.test(u)), args.join(' ')).toEqual([]);
       }
     } finally {

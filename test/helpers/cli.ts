@@ -1,4 +1,4 @@
-// Runs the BUILT binary (bin/chamberctl.js → dist/cli.js; `npm run build` first) the way a
+// Runs the BUILT binary (bin/chamberctl.js → dist/cli.cjs; `npm run build` first) the way a
 // script would: no TTY, its own config directory, and none of the caller's CHAMBERCTL_* or
 // colour settings leaking in.
 import { existsSync } from 'node:fs';
@@ -27,7 +27,10 @@ export interface RunResult {
   stderr: string;
 }
 
-/** The parent environment minus NO_COLOR/FORCE_COLOR and every CHAMBERCTL_* variable. */
+/**
+ * The parent environment minus NO_COLOR/FORCE_COLOR and every CHAMBERCTL_* variable, with
+ * the V8 code cache in a directory of this test run, never the user's own (bin/load-bundle.js).
+ */
 export function cleanEnv(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
@@ -35,13 +38,17 @@ export function cleanEnv(): Record<string, string> {
     if (key === 'NO_COLOR' || key === 'FORCE_COLOR' || key.startsWith('CHAMBERCTL_')) continue;
     out[key] = value;
   }
+  out.CHAMBERCTL_CACHE_DIR = TEST_CODE_CACHE;
   return out;
 }
 
+/** Shared by the runs of one test run, as a user's shells share theirs (test/global-setup.ts removes it). */
+export const TEST_CODE_CACHE = join(tmpdir(), `chamberctl-test-code-cache-${process.env.CHAMBERCTL_TEST_RUN ?? process.pid}`);
+
 /** Throws a clear message when the bundle is missing (`npm run build` builds it; `npm test` does so first). */
 export function assertBuilt(): void {
-  if (!existsSync(fileURLToPath(new URL('../../dist/cli.js', import.meta.url)))) {
-    throw new Error('dist/cli.js is missing: run `npm run build` before the end-to-end tests');
+  if (!existsSync(fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url)))) {
+    throw new Error('dist/cli.cjs is missing: run `npm run build` before the end-to-end tests');
   }
 }
 

@@ -49,32 +49,34 @@ afterAll(async () => {
 
 describe('npm pack', () => {
   it('holds the binary, the bundle, the completions, README and LICENSE', () => {
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/chamberctl.js', 'dist/cli.js', 'completions/chamberctl.bash', 'completions/_chamberctl', 'completions/chamberctl.fish']) {
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/chamberctl.js', 'bin/load-bundle.js', 'dist/cli.cjs', 'dist/build-id', 'completions/chamberctl.bash', 'completions/_chamberctl', 'completions/chamberctl.fish']) {
       expect(files, `${f} is missing from the package`).toContain(f);
     }
     expect(files.some((f) => f.startsWith('dist/chunks/'))).toBe(true);
   });
 
   it('holds nothing else: no sources, tests, benchmarks, CI or build config', () => {
-    const allowed = /^(package\.json|README\.md|LICENSE|bin\/[^/]+|dist\/cli\.js|dist\/chunks\/[^/]+\.js|completions\/[^/]+)$/;
+    const allowed = /^(package\.json|README\.md|LICENSE|bin\/[^/]+|dist\/cli\.cjs|dist\/build-id|dist\/chunks\/[^/]+\.cjs|completions\/[^/]+)$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
     expect(files.filter((f) => /^(src|test|bench|scripts|\.ci|dist\/bench)\/|tsconfig|vitest|\.ts$/.test(f))).toEqual([]);
   });
 
-  it('ships only chunks that dist/cli.js can load (none left from old builds or used by benchmarks only)', () => {
-    // Follow the static and dynamic imports between the packed bundle files.
+  it('ships only chunks that dist/cli.cjs can load (none left from old builds or used by benchmarks only)', () => {
+    // Follow the require() calls between the packed bundle files (deferred ones included).
     const packed = new Set(files.filter((f) => f.startsWith('dist/')));
     const reached = new Set<string>();
     const visit = (file: string) => {
       if (reached.has(file)) return;
       reached.add(file);
       const source = readFileSync(join(ROOT, file), 'utf8');
-      for (const m of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)["'](\.{1,2}\/[\w./-]+\.js)["']/g)) {
+      for (const m of source.matchAll(/\brequire\(["'](\.{1,2}\/[\w./-]+\.cjs)["']\)/g)) {
         const target = posix.normalize(posix.join(posix.dirname(file), m[1]!));
         if (packed.has(target)) visit(target);
       }
     };
-    visit('dist/cli.js');
+    visit('dist/cli.cjs');
+    expect(packed.has('dist/build-id')).toBe(true);
+    packed.delete('dist/build-id');
     expect([...packed].filter((f) => !reached.has(f))).toEqual([]);
   });
 });
@@ -97,7 +99,7 @@ describe('the installed tarball', () => {
 
   it('builds better-sqlite3', () => {
     const pkgDir = join(prefix, 'lib', 'node_modules', 'chamberctl');
-    expect(existsSync(join(pkgDir, 'dist', 'cli.js'))).toBe(true);
+    expect(existsSync(join(pkgDir, 'dist', 'cli.cjs'))).toBe(true);
     const binding = join(pkgDir, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
     expect(existsSync(binding), 'better-sqlite3 was not built').toBe(true);
   });

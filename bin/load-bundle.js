@@ -1,0 +1,180 @@
+'use strict';
+// Loads the bundled CLI (dist/cli.cjs and the dist/chunks/*.cjs it requires, all CommonJS;
+// see scripts/build.mjs) with V8's code cache, so that a command does not compile the same
+// megabytes of JavaScript on every run. Node 20 has no module.enableCompileCache; this is
+// what v8-compile-cache does, with public APIs only: each file is compiled by vm.Script with
+// the cachedData saved by an earlier run, and the files loaded without usable cache data
+// have theirs written when the process exits.
+//
+// The cache lives in the user cache directory (CHAMBERCTL_CACHE_DIR overrides it;
+// CHAMBERCTL_NO_CODE_CACHE=1 turns it off), in a folder per build of the bundle, so data
+// made for another build is never offered to V8. Each file carries a checksum; V8 itself
+// refuses data from another V8 version or flag set. Data that is unreadable, foreign,
+// corrupt or stale is ignored and rewritten; a cache directory that cannot be written
+// leaves the command exactly as it would be without a cache. The cache never fails a command.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const vm = require('node:vm');
+const { createRequire, isBuiltin } = require('node:module');
+const { crc32 } = require('node:zlib');
+
+const MAGIC = 0x43433801; // "CC8" + format version 1
+
+/** Commands that talk HTTP through undici (kept in step with src/commands/*.register.ts). */
+const HTTP_COMMANDS = new Set(['chambers', 'members', 'events', 'login', 'auth', 'api', 'sync']);
+/** Global options that take a value as the next word (src/cli/program.ts). */
+const VALUE_OPTIONS = new Set(['--profile', '--api-version', '--base-url', '--format', '-o']);
+
+/**
+ * The first word that names a command, skipping global options and their values: decides
+ * whether this run will talk HTTP (a guess that is wrong costs time, never correctness).
+ */
+function commandOf(args) {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') return undefined;
+    if (VALUE_OPTIONS.has(a)) i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return undefined;
+}
+
+/**
+ * undici parses HTTP with llhttp compiled to WebAssembly, and V8 optimises that code on
+ * background threads that node waits for at exit: 80-100 ms on every short command. The
+ * baseline compiler (Liftoff) is plenty for a CLI's answers, so an HTTP command turns the
+ * optimising tier off. Changing a V8 flag makes node's own compiled built-ins unusable for
+ * the modules loaded afterwards, so the built-ins such a command needs are loaded first; and
+ * V8 accepts code cache data only under the flags it was made with, so each setting has
+ * cache data of its own.
+ */
+function prepareForHttp() {
+  for (const m of ['net', 'tls', 'http', 'http2', 'crypto', 'dns', 'stream', 'diagnostics_channel', 'perf_hooks', 'timers/promises', 'worker_threads', 'util/types']) {
+    require(`node:${m}`);
+  }
+  require('node:v8').setFlagsFromString('--liftoff-only');
+}
+
+function defaultCacheDir(env) {
+  const home = os.homedir();
+  if (process.platform === 'darwin') return path.join(home, 'Library', 'Caches', 'chamberctl');
+  if (process.platform === 'win32') return path.join(env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'chamberctl', 'Cache');
+  return path.join(env.XDG_CACHE_HOME || path.join(home, '.cache'), 'chamberctl');
+}
+
+/** The cache folder of this build and flag setting, or undefined when there is none to use. */
+function cacheFolder(distDir, variant, env) {
+  if (env.CHAMBERCTL_NO_CODE_CACHE && env.CHAMBERCTL_NO_CODE_CACHE !== '0') return undefined;
+  let buildId;
+  try {
+    buildId = fs.readFileSync(path.join(distDir, 'build-id'), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+  if (!/^[0-9a-f]{16,64}$/.test(buildId)) return undefined;
+  const root = path.join(env.CHAMBERCTL_CACHE_DIR || defaultCacheDir(env), 'code-cache');
+  return { root, buildId, dir: path.join(root, `${buildId}-${variant}-${process.version}`) };
+}
+
+function readCacheData(file) {
+  let buf;
+  try {
+    buf = fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  if (buf.length < 12 || buf.readUInt32LE(0) !== MAGIC) return undefined;
+  const data = buf.subarray(12);
+  if (buf.readUInt32LE(4) !== data.length || buf.readUInt32LE(8) !== crc32(data)) return undefined;
+  return data;
+}
+
+function writeCacheData(folder, file, data) {
+  const header = Buffer.alloc(12);
+  header.writeUInt32LE(MAGIC, 0);
+  header.writeUInt32LE(data.length, 4);
+  header.writeUInt32LE(crc32(data), 8);
+  // a file of its own, then an atomic rename: concurrent first runs each write whole files
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    fs.writeFileSync(tmp, Buffer.concat([header, data]), { mode: 0o644 });
+    fs.renameSync(tmp, file);
+  } catch {
+    try {
+      fs.unlinkSync(tmp);
+    } catch {
+      // nothing was written
+    }
+  }
+}
+
+/** Removes the cache folders of other builds (best effort). */
+function pruneOldBuilds(cache) {
+  try {
+    for (const name of fs.readdirSync(cache.root)) {
+      if (!name.startsWith(cache.buildId)) fs.rmSync(path.join(cache.root, name), { recursive: true, force: true });
+    }
+  } catch {
+    // another run may be pruning too
+  }
+}
+
+/**
+ * Runs the bundle's entry file. `args` are the command's arguments; `env` the environment.
+ */
+function run(entry, args, env = process.env) {
+  const distDir = path.dirname(entry);
+  const variant = HTTP_COMMANDS.has(commandOf(args)) ? 'http' : 'plain';
+  if (variant === 'http') prepareForHttp();
+  const cache = cacheFolder(distDir, variant, env);
+  const loadLog = env.CHAMBERCTL_DEBUG_LOADS;
+  const modules = new Map();
+  const unsaved = [];
+
+  function load(filename) {
+    const known = modules.get(filename);
+    if (known) return known.exports;
+    const module = { exports: {}, filename, id: filename, loaded: false };
+    modules.set(filename, module);
+    if (loadLog) fs.appendFileSync(loadLog, `${filename}\n`);
+    const source = fs.readFileSync(filename, 'utf8');
+    const cacheFile = cache && path.join(cache.dir, `${path.basename(filename)}.v8`);
+    const cachedData = cacheFile && readCacheData(cacheFile);
+    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+      filename,
+      ...(cachedData ? { cachedData } : {}),
+    });
+    if (cacheFile && (!cachedData || script.cachedDataRejected)) unsaved.push({ cacheFile, script });
+    const outside = createRequire(filename);
+    // Our own files (relative .cjs paths) load here; node built-ins and better-sqlite3 through node.
+    const localRequire = (id) => {
+      if ((id.startsWith('./') || id.startsWith('../')) && id.endsWith('.cjs')) return load(path.resolve(path.dirname(filename), id));
+      if (loadLog && !isBuiltin(id)) fs.appendFileSync(loadLog, `${outside.resolve(id)}\n`);
+      return outside(id);
+    };
+    localRequire.resolve = outside.resolve;
+    script.runInThisContext().call(module.exports, module.exports, localRequire, module, filename, path.dirname(filename));
+    module.loaded = true;
+    return module.exports;
+  }
+
+  if (cache) {
+    process.once('exit', () => {
+      if (unsaved.length === 0) return;
+      try {
+        if (!fs.existsSync(cache.dir)) {
+          fs.mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
+          pruneOldBuilds(cache);
+        }
+      } catch {
+        return; // no cache directory to be had: run without one
+      }
+      // After the run, the data holds the functions the command compiled along the way too.
+      for (const { cacheFile, script } of unsaved) writeCacheData(cache.dir, cacheFile, script.createCachedData());
+    });
+  }
+  load(entry);
+}
+
+module.exports = { run, commandOf, readCacheData };

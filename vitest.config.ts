@@ -9,6 +9,10 @@ export default defineConfig({
     // End-to-end tests spawn the built binary and servers; two cores, so keep it modest.
     maxWorkers: 2,
     // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
-    reporters: ['default', ['json', { outputFile: '.test-results.json' }]],
+    // (the second run of `npm test`, on PostgreSQL, writes a report of its own)
+    reporters: [
+      'default',
+      ['json', { outputFile: process.env.CHAMBERCTL_TEST_BACKEND === 'postgres' ? '.test-results-postgres.json' : '.test-results.json' }],
+    ],
   },
 });

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedDemo, type SeedSizeName } from '../src/storage/seed/index.js';
-import { Storage } from '../src/storage/storage.js';
+import { Storage } from '../src/storage/sqlite/storage.js';
 
 const size: SeedSizeName = process.argv[2] === 'standard' ? 'standard' : 'large';
 const keep = process.argv.includes('--keep');

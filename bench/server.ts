@@ -2,7 +2,10 @@
 // as a ratio to a bare Fastify route measured in the same run on the same machine (the
 // machines are shared and noisy, so only ratios compare across runs).
 //
-// Both servers run in child processes; autocannon drives them from this one.
+// The servers run in child processes; autocannon drives them from this one.
+// --db postgres: the same table for `serve` on PostgreSQL (a database of its own on
+// PGBENCH_URL's server, default the local one), side by side with SQLite in the same run,
+// plus POST member through two instances on that database at once.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,8 +58,87 @@ async function measure(name: string, url: string, opts: { headers?: Record<strin
   return fig;
 }
 
+const WITH_POSTGRES = process.argv.slice(2).join(' ').match(/--db[ =]postgres/) !== null;
+const PG_ADMIN = process.env.PGBENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** `chamberctl serve` on `db`; resolves with its base URL once it listens. */
+function serve(db: string, name: string, extra: string[] = []): Promise<string> {
+  return spawnAndWait(
+    [
+      'bin/chamberctl.js', 'serve', '--port', '0', '--db', db, '--seed-size', 'large',
+      '--client-id', CLIENT_ID, '--client-secret', CLIENT_SECRET, '--quiet', '--json', ...extra,
+    ],
+    /"base_url":"([^"]+)"/,
+    { CHAMBERCTL_CONFIG_DIR: join(dir, `config-${name}`) },
+  );
+}
+
+async function bearer(base: string): Promise<Record<string, string>> {
+  const tokenRes = await fetch(`${base}/v2/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: CLIENT_SECRET }),
+  });
+  const token = ((await tokenRes.json()) as { access_token: string }).access_token;
+  return { authorization: `Bearer ${token}` };
+}
+
+function postMember(flagship: string, headers: Record<string, string>, tag: string): Request[] {
+  let n = 0;
+  const stamp = `${tag}${Date.now().toString(36)}`;
+  return [
+    {
+      method: 'POST',
+      path: `/v2/chambers/${flagship}/members`,
+      headers: { ...headers, 'content-type': 'application/json' },
+      setupRequest: (req) => ({
+        ...req,
+        body: JSON.stringify({ name: `Bench Member ${n}`, email: `bench.${stamp}.${n++}@example.org`, membership_type: 'standard' }),
+      }),
+    },
+  ];
+}
+
+/** The four endpoints of one server (its large seed: the flagship chamber has 100k members). */
+async function measureServer(label: string, base: string): Promise<Figure[]> {
+  const headers = await bearer(base);
+  const get = async (path: string) => (await (await fetch(`${base}${path}`, { headers })).json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const flagship = (await get('/v2/chambers?per_page=1')).data[0].id as string;
+  const flagshipMembers = (await get(`/v2/chambers/${flagship}/members?per_page=1`)).meta.total as number;
+  const chamberTotal = (await get('/v2/chambers?per_page=1')).meta.total as number;
+  process.stderr.write(`${label}: chambers: ${chamberTotal}, members of ${flagship}: ${flagshipMembers}\n`);
+  return [
+    await measure(`${label}: v2 chambers list (filter, sort, page 50)`, `${base}/v2/chambers?filter[status]=active&sort=-name&page=50`, { headers }),
+    await measure(`${label}: v2 members list (100k-member chamber)`, `${base}/v2/chambers/${flagship}/members?sort=name&page=50`, { headers }),
+    await measure(`${label}: v2 get chamber by id`, `${base}/v2/chambers/${flagship}`, { headers }),
+    await measure(`${label}: v2 POST member`, `${base}/v2/chambers/${flagship}/members`, { requests: postMember(flagship, headers, label.replace(/\W/g, '')) }),
+  ];
+}
+
+/** POST member through two instances at once, half the connections each; req/s summed. */
+async function measureTwoInstances(a: string, b: string): Promise<Figure> {
+  const headers = await bearer(a);
+  const flagship = ((await (await fetch(`${a}/v2/chambers?per_page=1`, { headers })).json()) as { data: { id: string }[] }).data[0]!.id;
+  const half = Math.max(1, Math.floor(CONNECTIONS / 2));
+  const run = (url: string, tag: string, duration: number) =>
+    autocannon({ url: `${url}/v2/chambers/${flagship}/members`, connections: half, duration, requests: postMember(flagship, headers, tag) });
+  await Promise.all([run(a, 'wa', 1), run(b, 'wb', 1)]); // warm-up
+  const [ra, rb] = await Promise.all([run(a, 'ia', DURATION), run(b, 'ib', DURATION)]);
+  const fig = {
+    name: 'postgres, two instances: v2 POST member',
+    rps: ra.requests.average + rb.requests.average,
+    p99: Math.max(ra.latency.p99, rb.latency.p99),
+    errors: ra.errors + ra.timeouts + rb.errors + rb.timeouts,
+    non2xx: ra.non2xx + rb.non2xx,
+  };
+  process.stderr.write(`  measured ${fig.name}: ${fig.rps.toFixed(0)} req/s, p99 ${fig.p99} ms\n`);
+  return fig;
+}
+
 async function main() {
-  process.stderr.write('starting a bare Fastify route and chamberctl serve with the large seed (100k chambers, 1M members)...\n');
+  process.stderr.write(
+    `starting a bare Fastify route and chamberctl serve with the large seed (100k chambers, 1M members)${WITH_POSTGRES ? ' on SQLite and on PostgreSQL' : ''}...\n`,
+  );
   const t0 = Date.now();
   const barePort = spawnAndWait(
     [
@@ -70,79 +152,81 @@ async function main() {
     ],
     /port=(\d+)/,
   );
-  const serveUrl = spawnAndWait(
-    [
-      'bin/chamberctl.js', 'serve', '--port', '0', '--db', join(dir, 'bench.db'), '--seed-size', 'large',
-      '--client-id', CLIENT_ID, '--client-secret', CLIENT_SECRET, '--quiet', '--json',
-    ],
-    /"base_url":"([^"]+)"/,
-    { CHAMBERCTL_CONFIG_DIR: join(dir, 'config') },
-  );
-  const [port, base] = await Promise.all([barePort, serveUrl]);
+  let pgDb: { url: string; drop(): Promise<void> } | undefined;
+  if (WITH_POSTGRES) pgDb = await createBenchDatabase();
+  const [port, base, pgBase] = await Promise.all([barePort, serve(join(dir, 'bench.db'), 'sqlite'), pgDb ? serve(pgDb.url, 'pg-a') : undefined]);
+  const pgBase2 = pgDb ? await serve(pgDb.url, 'pg-b', ['--seed', 'none']) : undefined;
   process.stderr.write(`ready after ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
 
-  const tokenRes = await fetch(`${base}/v2/auth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: CLIENT_SECRET }),
-  });
-  const token = ((await tokenRes.json()) as { access_token: string }).access_token;
-  const headers = { authorization: `Bearer ${token}` };
-  const get = async (path: string) => (await (await fetch(`${base}${path}`, { headers })).json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  // The flagship chamber (first in the default order) has 100k members.
-  const flagship = (await get('/v2/chambers?per_page=1')).data[0].id as string;
-  const flagshipMembers = (await get(`/v2/chambers/${flagship}/members?per_page=1`)).meta.total as number;
-  const chamberTotal = (await get('/v2/chambers?per_page=1')).meta.total as number;
-  process.stderr.write(`chambers: ${chamberTotal}, members of ${flagship}: ${flagshipMembers}\n`);
+  try {
+    const figures: Figure[] = [];
+    figures.push(await measure('bare Fastify route', `http://127.0.0.1:${port}/bare`));
+    const sqlite = await measureServer('sqlite', base);
+    figures.push(...sqlite);
+    const pg = pgBase ? await measureServer('postgres', pgBase) : [];
+    figures.push(...pg);
+    const two = pgBase && pgBase2 ? await measureTwoInstances(pgBase, pgBase2) : undefined;
+    if (two) figures.push(two);
 
-  const figures: Figure[] = [];
-  figures.push(await measure('bare Fastify route', `http://127.0.0.1:${port}/bare`));
-  figures.push(await measure('v2 chambers list (filter, sort, page 50)', `${base}/v2/chambers?filter[status]=active&sort=-name&page=50`, { headers }));
-  figures.push(await measure('v2 members list (100k-member chamber)', `${base}/v2/chambers/${flagship}/members?sort=name&page=50`, { headers }));
-  figures.push(await measure('v2 get chamber by id', `${base}/v2/chambers/${flagship}`, { headers }));
-  let n = 0;
-  const stamp = Date.now().toString(36);
-  figures.push(
-    await measure('v2 POST member', `${base}/v2/chambers/${flagship}/members`, {
-      requests: [
-        {
-          method: 'POST',
-          path: `/v2/chambers/${flagship}/members`,
-          headers: { ...headers, 'content-type': 'application/json' },
-          setupRequest: (req) => ({
-            ...req,
-            body: JSON.stringify({ name: `Bench Member ${n}`, email: `bench.${stamp}.${n++}@example.org`, membership_type: 'standard' }),
-          }),
-        },
-      ],
-    }),
-  );
-
-  // The bare route again at the end: the ratio uses the mean of both, so a change in the
-  // machine's load during the run shows up as a gap between them rather than as a bias.
-  const bareAgain = await measure('bare Fastify route (again)', `http://127.0.0.1:${port}/bare`);
-  figures.push(bareAgain);
-  const bare = (figures[0]!.rps + bareAgain.rps) / 2;
-  const rows = figures.map((f) => ({
-    benchmark: f.name,
-    'req/s': Math.round(f.rps),
-    'p99 ms': f.p99,
-    'x bare': +(f.rps / bare).toFixed(2),
-    'errors/non-2xx': `${f.errors}/${f.non2xx}`,
-  }));
-  console.log(`\nserver benchmark: ${CONNECTIONS} connections, ${DURATION} s each, node ${process.version}`);
-  console.table(rows);
-  const lists = figures.slice(1, 3);
-  const post = figures[4]!;
-  console.log(`bare route: ${Math.round(figures[0]!.rps)} then ${Math.round(bareAgain.rps)} req/s; ratios use the mean`);
-  const checks = [
-    ...lists.map((f) => [`${f.name} >= 0.25x bare`, f.rps / bare >= 0.25] as const),
-    ...lists.map((f) => [`${f.name} p99 < 10 ms`, f.p99 < 10] as const),
-    [`POST member >= 5000 req/s`, post.rps >= 5000] as const,
-    ['no errors and no non-2xx answers', figures.every((f) => f.errors === 0 && f.non2xx === 0)] as const,
-  ];
-  for (const [what, ok] of checks) console.log(`${ok ? 'PASS' : 'MISS'}  ${what}`);
+    // The bare route again at the end: the ratio uses the mean of both, so a change in the
+    // machine's load during the run shows up as a gap between them rather than as a bias.
+    const bareAgain = await measure('bare Fastify route (again)', `http://127.0.0.1:${port}/bare`);
+    figures.push(bareAgain);
+    const bare = (figures[0]!.rps + bareAgain.rps) / 2;
+    const rows = figures.map((f) => ({
+      benchmark: f.name,
+      'req/s': Math.round(f.rps),
+      'p99 ms': f.p99,
+      'x bare': +(f.rps / bare).toFixed(2),
+      'errors/non-2xx': `${f.errors}/${f.non2xx}`,
+    }));
+    console.log(`\nserver benchmark: ${CONNECTIONS} connections, ${DURATION} s each, node ${process.version}`);
+    console.table(rows);
+    console.log(`bare route: ${Math.round(figures[0]!.rps)} then ${Math.round(bareAgain.rps)} req/s; ratios use the mean`);
+    const [chambers, members, , post] = sqlite;
+    const checks: (readonly [string, boolean])[] = [
+      ...[chambers!, members!].map((f) => [`${f.name} >= 0.25x bare`, f.rps / bare >= 0.25] as const),
+      ...[chambers!, members!].map((f) => [`${f.name} p99 < 10 ms`, f.p99 < 10] as const),
+      [`sqlite: POST member >= 5000 req/s`, post!.rps >= 5000] as const,
+      ['no errors and no non-2xx answers', figures.every((f) => f.errors === 0 && f.non2xx === 0)] as const,
+    ];
+    if (pg.length) {
+      console.log('\npostgres against sqlite, same run:');
+      console.table(pg.map((f, i) => ({ benchmark: f.name.replace(/^postgres: /, ''), 'x sqlite': +(f.rps / sqlite[i]!.rps).toFixed(2), 'p99 ms': f.p99 })));
+      for (const i of [0, 1, 2]) checks.push([`${pg[i]!.name} >= 0.5x sqlite`, pg[i]!.rps / sqlite[i]!.rps >= 0.5]);
+      for (const f of pg) checks.push([`${f.name} p99 < 20 ms`, f.p99 < 20]);
+      if (two) {
+        const ratio = two.rps / pg[3]!.rps;
+        console.log(`two instances: ${Math.round(two.rps)} req/s POST member, ${ratio.toFixed(2)}x one instance`);
+        checks.push(['postgres: two instances >= 1.3x one on POST member', ratio >= 1.3]);
+      }
+    }
+    for (const [what, ok] of checks) console.log(`${ok ? 'PASS' : 'MISS'}  ${what}`);
+  } finally {
+    for (const c of children) c.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    await pgDb?.drop();
+  }
   process.exit(0);
+}
+
+/** A database of its own for the PostgreSQL instances, dropped at the end. */
+async function createBenchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const { default: postgres } = await import('postgres');
+  const name = `chamberctl_bench_${Date.now().toString(36)}`;
+  const admin = postgres(PG_ADMIN, { max: 1, onnotice: () => undefined });
+  await admin.unsafe(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(PG_ADMIN);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const a = postgres(PG_ADMIN, { max: 1, onnotice: () => undefined });
+      await a.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await a.end();
+    },
+  };
 }
 
 main().catch((err) => {

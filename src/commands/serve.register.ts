@@ -11,6 +11,12 @@ export interface ServeOptions {
   clientId?: string;
   clientSecret?: string;
   quiet?: boolean;
+  poolSize?: number;
+}
+
+function parsePoolSize(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000) throw usageError(`--pool-size must be a number from 1 to 1000, not "${value}"`);
+  return Number(value);
 }
 
 function parsePort(value: string): number {
@@ -24,7 +30,8 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .description('Run the Chamber Directory Service locally (v1 and v2) for offline work')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 8080)
-    .option('--db <path>', 'SQLite database file, or :memory: for a throwaway one (default: in the user data directory)')
+    .option('--db <path>', 'SQLite database file, :memory: for a throwaway one, or postgres://… for a shared one (default: in the user data directory)')
+    .option('--pool-size <n>', 'connections to PostgreSQL per instance (default 10)', parsePoolSize)
     .addOption(new Option('--seed <kind>', 'demo data for a new database').choices(['demo', 'none']).default('demo'))
     .addOption(
       new Option('--seed-size <size>', 'size of the demo data (large: 100k chambers, 1M members, for benchmarks)')
@@ -40,7 +47,8 @@ export function registerServe(program: Command, ctx: CliContext): void {
 Examples:
   $ chamberctl serve                          # http://127.0.0.1:8080, demo data
   $ chamberctl serve --port 0 --db :memory:   # throwaway server on a free port
-  $ chamberctl serve --db ./dir.db --seed none --client-id ci --client-secret "$SECRET"`,
+  $ chamberctl serve --db ./dir.db --seed none --client-id ci --client-secret "$SECRET"
+  $ chamberctl serve --host 0.0.0.0 --db postgres://chamber@db.internal/directory --client-id app --client-secret "$SECRET"`,
     )
     .action(async (opts: ServeOptions, cmd: Command) => {
       if (Boolean(opts.clientId) !== Boolean(opts.clientSecret)) {

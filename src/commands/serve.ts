@@ -26,6 +26,7 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
       host: opts.host,
       port: opts.port,
       dbPath,
+      poolSize: opts.poolSize,
       seed: opts.seed,
       seedSize: opts.seedSize,
       clientId: opts.clientId,
@@ -46,14 +47,14 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
         base_url: base,
         v1: `${base}/v1`,
         v2: `${base}/v2`,
-        database: dbPath,
+        database: server.store.location,
         ...(generated && { client_id: generated.clientId, client_secret: generated.clientSecret }),
       })}\n`,
     );
   } else {
     // One write, so a reader that waits for the URL also has the credentials.
     ctx.stdout.write(
-      `Chamber Directory Service listening on ${base}\n  v1: ${base}/v1\n  v2: ${base}/v2\n  database: ${dbPath}\n` +
+      `Chamber Directory Service listening on ${base}\n  v1: ${base}/v1\n  v2: ${base}/v2\n  database: ${server.store.location}\n` +
         (generated
           ? `A new API client was created; its secret is shown only this once:\n` +
             `  client id:     ${generated.clientId}\n  client secret: ${generated.clientSecret}\n`

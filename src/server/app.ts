@@ -3,6 +3,7 @@ import type { ApiVersion } from '../contract/index.js';
 import { registerTokenEndpoint } from './auth/token-endpoint.js';
 import type { ServerDeps } from './deps.js';
 import { sendError, sendOAuthError } from './errors.js';
+import { isUnavailable } from '../storage/store.js';
 import { authServerMetadata, openApiDocument } from './openapi.js';
 import { registerChamberRoutes } from './routes/chambers.js';
 import { registerEventRoutes } from './routes/events.js';
@@ -10,6 +11,18 @@ import { registerMemberRoutes } from './routes/members.js';
 import { methodNotAllowed, registerMethodNotAllowed } from './routes/method-not-allowed.js';
 
 export const BODY_LIMIT = 1024 * 1024; // 1 MiB, then 413 (decisions.md)
+const HEALTH_TIMEOUT_MS = 2000;
+
+/** Whether `check` resolves to true within `ms` (a database that hangs is not healthy). */
+async function answersWithin(check: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([check.catch(() => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export interface AppOptions extends ServerDeps {
   /** One line per request (method, path, status, ms); never headers or bodies. */
@@ -75,6 +88,11 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       message = 'the request body is larger than 1 MiB';
     } else if (err instanceof BadBody) {
       message = err.message;
+    } else if (isUnavailable(err)) {
+      // The database went away (a restart, a failover): say so, and the client retries.
+      opts.log?.(`error: ${request.method} ${request.url.split('?')[0]}: the database is unavailable (${(err as { code?: string }).code ?? err.message})`);
+      reply.header('Retry-After', '1');
+      return sendError(reply, 503, 'the database is unavailable; try again shortly');
     } else if (status < 500) {
       message = `bad request (${err.code ?? 'invalid'})`;
     } else {
@@ -91,7 +109,11 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     sendError(reply, 404, `no such path: ${request.method} ${request.url.split('?')[0]}`),
   );
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  // For a load balancer: 200 while the database answers, 503 (and out of rotation) when not.
+  app.get('/healthz', async (_request, reply) => {
+    if (await answersWithin(opts.store.ping(), HEALTH_TIMEOUT_MS)) return { status: 'ok', database: 'ok' };
+    return reply.code(503).type('application/json; charset=utf-8').header('Retry-After', '1').send({ status: 'unavailable', error: 'the database does not answer' });
+  });
   methodNotAllowed(app, '/healthz', ['GET']);
 
   for (const version of ['v1', 'v2'] as const satisfies ApiVersion[]) {

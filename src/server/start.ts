@@ -1,19 +1,22 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { seedDemo } from '../storage/seed/index.js';
 import { randomAlphanumeric } from '../storage/ids.js';
-import { Storage } from '../storage/storage.js';
+import { isPostgresUrl, PgStorage, redactUrl } from '../storage/postgres/pg-storage.js';
+import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
+import { Storage } from '../storage/sqlite/storage.js';
+import type { DirectoryStore } from '../storage/store.js';
 import { buildApp } from './app.js';
 import { hashSecret } from './auth/secrets.js';
 import type { ServerDeps } from './deps.js';
-import { WriteBatcher } from './write-batch.js';
 
 export interface StartOptions {
   host: string;
   port: number;
-  /** A file path or ':memory:'. */
+  /** A file path, ':memory:', or a PostgreSQL URL (postgres://…). */
   dbPath: string;
+  /** Connections to PostgreSQL (default 10); SQLite has one. */
+  poolSize?: number;
   seed: 'demo' | 'none';
   seedSize?: 'standard' | 'large';
   clientId?: string;
@@ -24,7 +27,9 @@ export interface StartOptions {
 
 export interface RunningServer {
   app: FastifyInstance;
-  storage: Storage;
+  store: DirectoryStore;
+  /** The SQLite database itself, when that is the backend (tests write fixtures through it). */
+  storage?: Storage;
   stats: ServerDeps['stats'];
   /** e.g. http://127.0.0.1:8080 */
   baseUrl: string;
@@ -37,6 +42,28 @@ export interface RunningServer {
 
 /** Error with a message fit for the user (the serve command prints it as one line). */
 export class StartError extends Error {}
+
+/** The database named by --db: a PostgreSQL URL, or a SQLite file (created 0600) or ':memory:'. */
+export async function openStore(dbPath: string, opts: { poolSize?: number } = {}): Promise<DirectoryStore> {
+  if (isPostgresUrl(dbPath)) {
+    try {
+      return await PgStorage.open(dbPath, { poolSize: opts.poolSize });
+    } catch (err) {
+      throw new StartError(`cannot open the database ${redactUrl(dbPath)}: ${pgReason(err)}`);
+    }
+  }
+  return new SqliteStore(openStorage(dbPath), dbPath);
+}
+
+function pgReason(err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  if (e.code === 'ECONNREFUSED') return 'connection refused (is PostgreSQL running?)';
+  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return 'host not found';
+  if (e.code === 'CONNECT_TIMEOUT') return 'no connection within the timeout';
+  if (e.code === '3D000') return 'no such database';
+  if (e.code === '28P01' || e.code === '28000') return 'authentication failed';
+  return e.message ?? String(err);
+}
 
 export function openStorage(dbPath: string): Storage {
   try {
@@ -73,24 +100,23 @@ function describe(code: string, err: Error): string {
 /** Opens (and on first use seeds) the database, registers clients, and listens. */
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const now = opts.now ?? (() => new Date());
-  const storage = openStorage(opts.dbPath);
+  const store = await openStore(opts.dbPath, { poolSize: opts.poolSize });
   try {
     let seeded: RunningServer['seeded'];
-    if (opts.seed === 'demo' && storage.isUnused()) {
-      seeded = seedDemo(storage, { size: opts.seedSize ?? 'standard', now: now() });
+    if (opts.seed === 'demo' && (await store.isUnused())) {
+      seeded = await store.seedDemo({ size: opts.seedSize ?? 'standard', now: now() });
     }
     let generatedClient: RunningServer['generatedClient'];
     if (opts.clientId && opts.clientSecret) {
-      storage.putClient(opts.clientId, await hashSecret(opts.clientSecret), now());
-    } else if (storage.clientCount() === 0) {
+      await store.putClient(opts.clientId, await hashSecret(opts.clientSecret), now());
+    } else if ((await store.clientCount()) === 0) {
       generatedClient = { clientId: `cl${randomAlphanumeric(14)}`, clientSecret: randomAlphanumeric(40) };
-      storage.putClient(generatedClient.clientId, await hashSecret(generatedClient.clientSecret), now());
+      await store.putClient(generatedClient.clientId, await hashSecret(generatedClient.clientSecret), now());
     }
 
-    storage.checkpointEvery(1000);
+    if (store instanceof SqliteStore) store.checkpointEvery(1000);
     const stats = { tokenRequests: 0 };
-    const writes = new WriteBatcher((fn) => storage.transaction(fn));
-    const app = buildApp({ storage, now, stats, writes, log: opts.log });
+    const app = buildApp({ store, now, stats, log: opts.log });
     let closing = false;
     // Requests still in flight when we stop get `Connection: close`, so their keep-alive
     // sockets end with the response instead of holding the process open.
@@ -113,7 +139,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
     return {
       app,
-      storage,
+      store,
+      ...(store instanceof SqliteStore ? { storage: store.storage } : {}),
       stats,
       baseUrl: `http://${host}:${port}`,
       port,
@@ -123,11 +150,11 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         if (closing) return;
         closing = true;
         await app.close(); // stops accepting, lets in-flight requests finish
-        storage.close();
+        await store.close();
       },
     };
   } catch (err) {
-    storage.close();
+    await store.close();
     throw err;
   }
 }

@@ -1,4 +1,4 @@
-import type { Chamber } from '../contract/index.js';
+import type { Chamber, ChamberCreate, ChamberStatus, Member, MemberCreate, MemberStatus } from '../contract/index.js';
 
 // Column lists, and the SQL that renders a row as the resource's JSON, in one place for
 // every query that reads them. Reads build the JSON inside SQLite (json_object): a page then
@@ -50,3 +50,33 @@ export function toChamber(r: ChamberRow): Chamber {
 // Members and events are stored with exactly the returned fields.
 export type MemberRow = import('../contract/index.js').Member;
 export type EventRow = import('../contract/index.js').Event;
+
+/** The row of a chamber created through the API (both backends store the same). */
+export function newChamberRow(input: ChamberCreate, now: Date, status: ChamberStatus, id: string): ChamberRow {
+  return {
+    id,
+    name: input.name,
+    type: input.type,
+    hq_id: input.type === 'subsidiary' ? (input.hq_id ?? null) : null,
+    status,
+    street: input.address.street,
+    city: input.address.city,
+    postal_code: input.address.postal_code ?? null,
+    country: input.address.country,
+    created_at: now.toISOString(),
+  };
+}
+
+/** A member added through the API, as stored and returned. */
+export function newMember(chamberId: string, input: MemberCreate, now: Date, status: MemberStatus, id: string): Member {
+  return {
+    id,
+    chamber_id: chamberId,
+    name: input.name,
+    email: input.email,
+    phone: input.phone ?? null,
+    membership_type: input.membership_type,
+    status,
+    joined_at: now.toISOString(),
+  };
+}

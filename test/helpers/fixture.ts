@@ -1,5 +1,11 @@
-import type { Chamber, Member } from '../../src/contract/index.js';
-import type { Storage } from '../../src/storage/storage.js';
+import type { Chamber, ChamberCreate, ChamberStatus, Event, Member, MemberCreate, MemberStatus } from '../../src/contract/index.js';
+
+/** Writes rows with chosen times and statuses: the SQLite Storage, or PgStorage. */
+export interface FixtureWriter {
+  createChamber(input: ChamberCreate, now: Date, status?: ChamberStatus): Chamber | Promise<Chamber>;
+  addMember(chamberId: string, input: MemberCreate, now: Date, status?: MemberStatus): Member | 'duplicate' | Promise<Member | 'duplicate'>;
+  insertEvent(event: Event): void | Promise<void>;
+}
 
 const STATUSES = ['active', 'inactive', 'pending'] as const;
 const NAMES = ['Bremen', 'aachen', 'Zürich', 'Lyon', 'Osaka', 'Bremen', 'Lima', 'oslo'];
@@ -8,7 +14,7 @@ const NAMES = ['Bremen', 'aachen', 'Zürich', 'Lyon', 'Osaka', 'Bremen', 'Lima',
  * Controlled data written straight through the storage module: names and times repeat on
  * purpose, so sorts need the id tie-break, and every type and status is present.
  */
-export function buildFixture(storage: Storage, opts: { hqs?: number; subsidiaries?: number; members?: number } = {}) {
+export async function buildFixture(storage: FixtureWriter, opts: { hqs?: number; subsidiaries?: number; members?: number } = {}) {
   const hqs: Chamber[] = [];
   const chambers: Chamber[] = [];
   const base = Date.parse('2025-01-01T00:00:00Z');
@@ -17,7 +23,7 @@ export function buildFixture(storage: Storage, opts: { hqs?: number; subsidiarie
   const subCount = opts.subsidiaries ?? 49;
   for (let i = 0; i < hqCount + subCount; i++) {
     const isHq = i < hqCount;
-    const c = storage.createChamber(
+    const c = await storage.createChamber(
       {
         name: `${NAMES[i % NAMES.length]} Chamber ${isHq ? 'HQ' : 'Office'}`,
         type: isHq ? 'hq' : 'subsidiary',
@@ -33,7 +39,7 @@ export function buildFixture(storage: Storage, opts: { hqs?: number; subsidiarie
   const big = hqs[0]!;
   const members: Member[] = [];
   for (let i = 0; i < (opts.members ?? 45); i++) {
-    const m = storage.addMember(
+    const m = await storage.addMember(
       big.id,
       { name: `${NAMES[i % NAMES.length]} Person`, email: `person${i}@example.org`, phone: null, membership_type: 'standard' },
       at(i),

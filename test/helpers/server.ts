@@ -1,10 +1,19 @@
 import { startServer, type RunningServer } from '../../src/server/start.js';
+import { PgStorage } from '../../src/storage/postgres/pg-storage.js';
+import type { FixtureWriter } from './fixture.js';
+import { createTestDatabase, type TestDatabase } from './postgres.js';
 
 export interface TestServer {
   baseUrl: string;
   clientId: string;
   clientSecret: string;
   server: RunningServer;
+  /** 'sqlite', or 'postgres' when CHAMBERCTL_TEST_BACKEND=postgres. */
+  backend: 'sqlite' | 'postgres';
+  /** Writes fixture rows (chosen times and statuses) straight into the server's database. */
+  writer: FixtureWriter;
+  /** Every row of a table, binary columns as hex: what the database really holds. */
+  rows(table: string): Promise<Record<string, unknown>[]>;
   /** Token requests the server has answered so far. */
   tokenRequests(): number;
   close(): Promise<void>;
@@ -13,27 +22,53 @@ export interface TestServer {
 export const TEST_CLIENT_ID = 'testclient';
 export const TEST_CLIENT_SECRET = 'TestSecret0123456789abcdefXYZ';
 
-/** The real embedded server, in-process, on a random loopback port with an in-memory database. */
+/** The backend the server tests run on: `npm test` runs them once per backend. */
+export const TEST_BACKEND: 'sqlite' | 'postgres' = process.env.CHAMBERCTL_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+
+const hex = (row: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Buffer.isBuffer(v) ? v.toString('hex') : v]));
+
+/**
+ * The real embedded server, in-process, on a random loopback port: with an in-memory SQLite
+ * database, or (CHAMBERCTL_TEST_BACKEND=postgres) a PostgreSQL database of its own, dropped
+ * at close.
+ */
 export async function startTestServer(
   opts: { now?: () => Date; seed?: 'demo' | 'none'; dbPath?: string; log?: (line: string) => void } = {},
 ): Promise<TestServer> {
+  let db: TestDatabase | undefined;
+  if (TEST_BACKEND === 'postgres' && !opts.dbPath) db = await createTestDatabase('chamberctl_srv');
   const server = await startServer({
     host: '127.0.0.1',
     port: 0,
-    dbPath: opts.dbPath ?? ':memory:',
+    dbPath: opts.dbPath ?? db?.url ?? ':memory:',
     seed: opts.seed ?? 'demo',
     clientId: TEST_CLIENT_ID,
     clientSecret: TEST_CLIENT_SECRET,
     now: opts.now,
     log: opts.log,
+  }).catch(async (err: unknown) => {
+    await db?.drop();
+    throw err;
   });
+  const pg = server.store instanceof PgStorage ? server.store : undefined;
   return {
     baseUrl: server.baseUrl,
     clientId: TEST_CLIENT_ID,
     clientSecret: TEST_CLIENT_SECRET,
     server,
+    backend: pg ? 'postgres' : 'sqlite',
+    writer: pg ?? server.storage!,
+    async rows(table) {
+      if (!/^\w+$/.test(table)) throw new Error(`not a table name: ${table}`);
+      const rows = pg ? await pg.sql.unsafe(`SELECT * FROM ${table}`) : server.storage!.db.prepare(`SELECT * FROM ${table}`).all();
+      return (rows as Record<string, unknown>[]).map(hex);
+    },
     tokenRequests: () => server.stats.tokenRequests,
-    close: () => server.close(),
+    async close() {
+      await server.close();
+      await db?.drop();
+    },
   };
 }
 

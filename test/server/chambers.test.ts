@@ -7,10 +7,10 @@ import { getToken, startTestServer, type TestServer } from '../helpers/server.js
 let srv: TestServer;
 let v1: string;
 let v2: string;
-let fx: ReturnType<typeof buildFixture>;
+let fx: Awaited<ReturnType<typeof buildFixture>>;
 beforeAll(async () => {
   srv = await startTestServer({ seed: 'none' });
-  fx = buildFixture(srv.server.storage);
+  fx = await buildFixture(srv.writer);
   [v1, v2] = await Promise.all([getToken(srv.baseUrl, 'v1'), getToken(srv.baseUrl, 'v2')]);
 });
 afterAll(() => srv.close());

@@ -11,7 +11,7 @@ let hq: string;
 const logs: string[] = [];
 beforeAll(async () => {
   srv = await startTestServer({ seed: 'none', log: (l) => logs.push(l) });
-  hq = buildFixture(srv.server.storage, { members: 3 }).big.id;
+  hq = (await buildFixture(srv.writer, { members: 3 })).big.id;
   v2 = await getToken(srv.baseUrl, 'v2');
 });
 afterAll(() => srv.close());

@@ -7,11 +7,11 @@ import { getToken, startTestServer, type TestServer } from '../helpers/server.js
 let srv: TestServer;
 let v1: string;
 let v2: string;
-let fx: ReturnType<typeof buildFixture>;
+let fx: Awaited<ReturnType<typeof buildFixture>>;
 const events: Event[] = [];
 beforeAll(async () => {
   srv = await startTestServer({ seed: 'none' });
-  fx = buildFixture(srv.server.storage);
+  fx = await buildFixture(srv.writer);
   // 30 events one day apart, each lasting two days: windows overlap their neighbours.
   const statuses = ['upcoming', 'past', 'canceled'] as const;
   for (let i = 0; i < 30; i++) {
@@ -25,7 +25,7 @@ beforeAll(async () => {
       ends_at: new Date(start.getTime() + 2 * 86400_000).toISOString(),
       location: i % 2 ? 'Town Hall' : null,
     };
-    srv.server.storage.insertEvent(e);
+    await srv.writer.insertEvent(e);
     events.push(e);
   }
   [v1, v2] = await Promise.all([getToken(srv.baseUrl, 'v1'), getToken(srv.baseUrl, 'v2')]);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChamberStatus, MemberStatus } from '../../src/contract/index.js';
 import { PgStorage } from '../../src/storage/postgres/pg-storage.js';
 import { PG_SCHEMA_VERSION } from '../../src/storage/postgres/migrations.js';
-import { Storage } from '../../src/storage/storage.js';
+import { Storage } from '../../src/storage/sqlite/storage.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 
 const STATUSES = ['active', 'inactive', 'pending'] as const;

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { Storage } from '../../src/storage/storage.js';
+import { Storage } from '../../src/storage/sqlite/storage.js';
 import { buildFixture } from '../helpers/fixture.js';
 
 // Every filter + sort combination of every list is served by an index that ends in the id
@@ -7,7 +7,7 @@ import { buildFixture } from '../helpers/fixture.js';
 // recording the statements the storage module actually runs.
 
 const storage = new Storage(':memory:');
-const { big } = buildFixture(storage, { members: 10 });
+const { big } = await buildFixture(storage, { members: 10 });
 for (let i = 0; i < 10; i++) {
   const start = new Date(Date.UTC(2026, 0, 1 + i)).toISOString();
   storage.insertEvent({ id: `ev_${i}`, chamber_id: big.id, title: 'E', status: 'upcoming', starts_at: start, ends_at: start, location: null });
@@ -107,9 +107,9 @@ describe('query plans', () => {
 });
 
 describe('count tables', () => {
-  it('match count(*) after writes of every kind', () => {
+  it('match count(*) after writes of every kind', async () => {
     const s = new Storage(':memory:');
-    const { big } = buildFixture(s, { members: 20 });
+    const { big } = await buildFixture(s, { members: 20 });
     s.db.prepare("UPDATE chambers SET status = 'inactive' WHERE type = 'subsidiary' AND status = 'active'").run();
     s.db.prepare("UPDATE members SET status = 'pending' WHERE rowid % 2 = 0").run();
     s.db.prepare('DELETE FROM members WHERE rowid % 5 = 0').run();

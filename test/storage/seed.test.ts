@@ -9,7 +9,7 @@ import {
   Phone,
 } from '../../src/contract/index.js';
 import { DEFAULT_SEED, flagshipChamberId, seedDemo, SIZES } from '../../src/storage/seed/index.js';
-import { Storage } from '../../src/storage/storage.js';
+import { Storage } from '../../src/storage/sqlite/storage.js';
 
 // The standard demo data, seeded once into an in-memory database and read by most tests.
 // (The large size takes ~20 s, so it is measured by bench/seed.ts rather than tested here.)

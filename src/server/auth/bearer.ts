@@ -10,14 +10,14 @@ import { tokenHash } from './secrets.js';
 const MAX_CACHED = 10_000;
 const known = new WeakMap<ServerDeps, Map<string, { version: string; expiresAt: number }>>();
 
-function lookup(deps: ServerDeps, token: string) {
+async function lookup(deps: ServerDeps, token: string) {
   let cache = known.get(deps);
   if (!cache) known.set(deps, (cache = new Map()));
   const hash = tokenHash(token);
   const key = hash.toString('base64');
   let found = cache.get(key);
   if (!found) {
-    found = deps.storage.findToken(hash);
+    found = await deps.store.findToken(hash);
     if (!found) return undefined;
     if (cache.size >= MAX_CACHED) cache.clear();
     cache.set(key, found);
@@ -36,7 +36,7 @@ export function requireBearer(version: ApiVersion, deps: ServerDeps) {
     if (!header) return sendBearerError(reply, 'a bearer token is required', false);
     const m = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
     if (!m) return sendBearerError(reply, 'the Authorization header is not a bearer token', true);
-    const found = lookup(deps, m[1]!);
+    const found = await lookup(deps, m[1]!);
     if (!found) return sendBearerError(reply, 'the access token is not valid', true);
     if (found.expiresAt <= deps.now().getTime()) return sendBearerError(reply, 'the access token has expired', true);
     if (found.version !== version) {

@@ -81,15 +81,15 @@ export function registerTokenEndpoint(app: FastifyInstance, version: ApiVersion,
       creds = { clientId, clientSecret };
     }
 
-    const stored = deps.storage.clientSecretHash(creds.clientId);
+    const stored = await deps.store.clientSecretHash(creds.clientId);
     if (!(await verifySecret(creds.clientSecret, stored))) {
       return sendOAuthError(reply, 401, 'invalid_client', 'client authentication failed', usedBasic);
     }
 
     const nowMs = deps.now().getTime();
-    deps.storage.purgeExpiredTokens(nowMs);
+    await deps.store.purgeExpiredTokens(nowMs);
     const token = newAccessToken();
-    deps.storage.saveToken(tokenHash(token), creds.clientId, version, nowMs + TOKEN_LIFETIME_SECONDS * 1000);
+    await deps.store.saveToken(tokenHash(token), creds.clientId, version, nowMs + TOKEN_LIFETIME_SECONDS * 1000);
     return reply.code(200).send({ access_token: token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS });
   });
 }

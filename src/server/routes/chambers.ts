@@ -9,7 +9,7 @@ import {
   type Chamber,
   type FieldErrors,
 } from '../../contract/index.js';
-import { INCLUDE_LIMIT, parseJsonText } from '../../storage/storage.js';
+import { INCLUDE_LIMIT, parseJsonText } from '../../storage/store.js';
 import { requireBearer } from '../auth/bearer.js';
 import type { ServerDeps } from '../deps.js';
 import { isJsonObject, sendError, sendFieldErrors } from '../errors.js';
@@ -25,7 +25,7 @@ export function registerChamberRoutes(app: FastifyInstance, version: ApiVersion,
   app.get('/chambers', { onRequest }, async (request, reply) => {
     const q = parseVersionQuery(request, reply, version, ChambersQueryV2);
     if (!q) return reply;
-    const page = deps.storage.listChambers({
+    const page = await deps.store.listChambers({
       page: q.page,
       perPage: q.per_page,
       type: q['filter[type]'],
@@ -43,13 +43,13 @@ export function registerChamberRoutes(app: FastifyInstance, version: ApiVersion,
       include = r.value.include ?? [];
     }
     const id = request.params.id;
-    const chamber = deps.storage.getChamber(id);
+    const chamber = await deps.store.getChamber(id);
     if (!chamber) return sendError(reply, 404, chamberNotFound(id));
     if (!include.length) return sendJsonText(reply, chamber);
     const full: Chamber = parseJsonText(chamber);
     const firstPage = { page: 1, perPage: INCLUDE_LIMIT };
-    if (include.includes('members')) full.members = deps.storage.listMembers(id, firstPage).docs.map(parseJsonText);
-    if (include.includes('events')) full.events = deps.storage.listEvents(id, firstPage).docs.map(parseJsonText);
+    if (include.includes('members')) full.members = (await deps.store.listMembers(id, firstPage)).docs.map(parseJsonText);
+    if (include.includes('events')) full.events = (await deps.store.listEvents(id, firstPage)).docs.map(parseJsonText);
     return full;
   });
 
@@ -63,11 +63,11 @@ export function registerChamberRoutes(app: FastifyInstance, version: ApiVersion,
     const hqId = r.ok ? r.value.hq_id : (request.body as { hq_id?: unknown }).hq_id;
     const type = r.ok ? r.value.type : (request.body as { type?: unknown }).type;
     if (type === 'subsidiary' && typeof hqId === 'string' && hqId && !fields.hq_id) {
-      const hqType = deps.storage.chamberType(hqId.trim());
+      const hqType = await deps.store.chamberType(hqId.trim());
       if (hqType !== 'hq') fields.hq_id = [hqType ? 'must name a chamber of type hq' : 'must name an existing hq chamber'];
     }
     if (!r.ok || Object.keys(fields).length) return sendFieldErrors(reply, 422, 'validation failed', fields);
-    const chamber = await deps.writes.run(() => deps.storage.createChamber(r.value, deps.now()));
+    const chamber = await deps.store.createChamber(r.value, deps.now());
     return reply.code(201).header('Location', `/v2/chambers/${encodeURIComponent(chamber.id)}`).send(chamber);
   });
 }

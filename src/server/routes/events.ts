@@ -11,8 +11,8 @@ export function registerEventRoutes(app: FastifyInstance, deps: ServerDeps): voi
   app.get<{ Params: { id: string } }>('/chambers/:id/events', { onRequest: requireBearer('v2', deps) }, async (request, reply) => {
     const q = parseVersionQuery(request, reply, 'v2', EventsQueryV2);
     if (!q) return reply;
-    if (!deps.storage.chamberType(request.params.id)) return sendError(reply, 404, chamberNotFound(request.params.id));
-    const page = deps.storage.listEvents(request.params.id, {
+    if (!(await deps.store.chamberType(request.params.id))) return sendError(reply, 404, chamberNotFound(request.params.id));
+    const page = await deps.store.listEvents(request.params.id, {
       page: q.page,
       perPage: q.per_page,
       status: q['filter[status]'],

@@ -14,8 +14,8 @@ export function registerMemberRoutes(app: FastifyInstance, version: ApiVersion, 
   app.get<ChamberParams>('/chambers/:id/members', { onRequest }, async (request, reply) => {
     const q = parseVersionQuery(request, reply, version, MembersQueryV2);
     if (!q) return reply;
-    if (!deps.storage.chamberType(request.params.id)) return sendError(reply, 404, chamberNotFound(request.params.id));
-    const page = deps.storage.listMembers(request.params.id, {
+    if (!(await deps.store.chamberType(request.params.id))) return sendError(reply, 404, chamberNotFound(request.params.id));
+    const page = await deps.store.listMembers(request.params.id, {
       page: q.page,
       perPage: q.per_page,
       status: q['filter[status]'],
@@ -28,11 +28,11 @@ export function registerMemberRoutes(app: FastifyInstance, version: ApiVersion, 
 
   app.post<ChamberParams>('/chambers/:id/members', { onRequest }, async (request, reply) => {
     const chamberId = request.params.id;
-    if (!deps.storage.chamberType(chamberId)) return sendError(reply, 404, chamberNotFound(chamberId));
+    if (!(await deps.store.chamberType(chamberId))) return sendError(reply, 404, chamberNotFound(chamberId));
     if (!isJsonObject(request.body)) return sendError(reply, 400, 'the request body must be a JSON object (Content-Type: application/json)');
     const r = parseWith(MemberCreate, request.body);
     if (!r.ok) return sendFieldErrors(reply, 422, 'validation failed', r.fields);
-    const member = await deps.writes.run(() => deps.storage.addMember(chamberId, r.value, deps.now()));
+    const member = await deps.store.addMember(chamberId, r.value, deps.now());
     if (member === 'duplicate') {
       return sendFieldErrors(reply, 409, 'a member with this e-mail address already exists in this chamber', {
         email: ['is already a member of this chamber'],
@@ -46,7 +46,7 @@ export function registerMemberRoutes(app: FastifyInstance, version: ApiVersion, 
 
   // Not in the interface document: makes the Location of a new member resolvable (README).
   app.get<{ Params: { id: string; member_id: string } }>('/chambers/:id/members/:member_id', { onRequest }, async (request, reply) => {
-    const member = deps.storage.getMember(request.params.id, request.params.member_id);
+    const member = await deps.store.getMember(request.params.id, request.params.member_id);
     if (!member) return sendError(reply, 404, `member ${JSON.stringify(request.params.member_id)} was not found in chamber ${JSON.stringify(request.params.id)}`);
     return sendJsonText(reply, member);
   });

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ListQueryV1, parseQuery, type ApiVersion, type FieldErrors } from '../../contract/index.js';
-import type { Page } from '../../storage/storage.js';
+import type { Page } from '../../storage/store.js';
 import { sendError, sendFieldErrors } from '../errors.js';
 
 const summary = (fields: FieldErrors) =>

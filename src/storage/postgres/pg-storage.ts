@@ -11,14 +11,15 @@ import type {
   Sort,
 } from '../../contract/index.js';
 import { newId } from '../ids.js';
-import { toChamber, type ChamberRow, type JsonText } from '../rows.js';
-import { emailKey, type ChamberFilter, type EventFilter, type MemberFilter, type Page, type Paging } from '../storage.js';
+import { newChamberRow, newMember, toChamber, type ChamberRow, type JsonText } from '../rows.js';
+import { emailKey, type ChamberFilter, type DirectoryStore, type EventFilter, type MemberFilter, type Page, type Paging, type SeededCounts } from '../store.js';
 import { migratePostgres } from './migrations.js';
+import { seedPostgres } from './seed.js';
 
 export interface PgStorageOptions {
   /** Connections in the pool (default 10). */
   poolSize?: number;
-  /** Seconds to wait for a connection before a query fails (default 5). */
+  /** Seconds to wait for a connection before a query fails (default 3). */
   connectTimeoutSeconds?: number;
   /** Sees each statement sent, with its parameters (the query-plan tests record them). */
   onQuery?: (text: string, params: unknown[]) => void;
@@ -31,19 +32,38 @@ const EVENT_SELECT = 'id, chamber_id, title, status, starts_at, ends_at, locatio
 /** Identifies URLs that name a PostgreSQL database (`--db postgres://…`). */
 export const isPostgresUrl = (db: string) => /^postgres(ql)?:\/\//i.test(db);
 
+/** The URL without its password, for messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'the PostgreSQL URL given';
+  }
+}
+
 /**
  * The storage on PostgreSQL: the same operations as the SQLite storage, asynchronous, for
  * several `serve` instances sharing one database. The only module that speaks SQL to it.
  * Rows are read as columns and turned into JSON here (PostgreSQL's own JSON text would
  * differ from SQLite's in spacing), so both backends send byte-identical answers.
  */
-export class PgStorage {
-  private constructor(readonly sql: Sql) {}
+export class PgStorage implements DirectoryStore {
+  readonly backend = 'postgres';
+  readonly location: string;
+
+  private constructor(
+    readonly sql: Sql,
+    url: string,
+  ) {
+    this.location = redactUrl(url);
+  }
 
   static async open(url: string, opts: PgStorageOptions = {}): Promise<PgStorage> {
     const sql = postgres(url, {
       max: opts.poolSize ?? 10,
-      connect_timeout: opts.connectTimeoutSeconds ?? 5,
+      connect_timeout: opts.connectTimeoutSeconds ?? 3,
       idle_timeout: 60,
       prepare: true,
       onnotice: () => undefined,
@@ -56,7 +76,12 @@ export class PgStorage {
       await sql.end({ timeout: 1 }).catch(() => undefined);
       throw err;
     }
-    return new PgStorage(sql);
+    return new PgStorage(sql, url);
+  }
+
+  /** The demo data, once, even when several instances start together on a new database. */
+  async seedDemo(opts: { size: 'standard' | 'large'; now: Date; seed?: number }): Promise<SeededCounts | undefined> {
+    return seedPostgres(this.sql, opts);
   }
 
   async close(): Promise<void> {
@@ -137,18 +162,7 @@ export class PgStorage {
   }
 
   async createChamber(input: ChamberCreate, now: Date, status: ChamberStatus = 'active', id = newId('ch')): Promise<Chamber> {
-    const row: ChamberRow = {
-      id,
-      name: input.name,
-      type: input.type,
-      hq_id: input.type === 'subsidiary' ? (input.hq_id ?? null) : null,
-      status,
-      street: input.address.street,
-      city: input.address.city,
-      postal_code: input.address.postal_code ?? null,
-      country: input.address.country,
-      created_at: now.toISOString(),
-    };
+    const row = newChamberRow(input, now, status, id);
     await this.sql`INSERT INTO chambers ${this.sql(row)}`;
     return toChamber(row);
   }
@@ -178,16 +192,7 @@ export class PgStorage {
     status: MemberStatus = 'active',
     id = newId('mb'),
   ): Promise<Member | 'duplicate'> {
-    const member: Member = {
-      id,
-      chamber_id: chamberId,
-      name: input.name,
-      email: input.email,
-      phone: input.phone ?? null,
-      membership_type: input.membership_type,
-      status,
-      joined_at: now.toISOString(),
-    };
+    const member = newMember(chamberId, input, now, status, id);
     // The unique index decides between concurrent adds, whichever instance they came through.
     const r = await this.sql`INSERT INTO members ${this.sql({ ...member, email_key: emailKey(input.email) })}
       ON CONFLICT (chamber_id, email_key) DO NOTHING`;

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Storage } from '../storage.js';
+import type { Storage } from '../sqlite/storage.js';
 import { allocate, chamberWeight } from './allocate.js';
 import { generateChambers } from './chambers.js';
 import { generateEvents } from './events.js';
@@ -44,6 +44,47 @@ export function seedDemo(storage: Storage, opts: SeedOptions): SeedResult {
   if (db.prepare('SELECT 1 FROM chambers LIMIT 1').get() !== undefined) {
     throw new Error('seedDemo needs an empty database: it already holds chambers');
   }
+  const plan = planDemo(opts);
+  const insertChamber = db.prepare(
+    `INSERT INTO chambers (id, name, type, hq_id, status, street, city, postal_code, country, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertMember = db.prepare(
+    `INSERT INTO members (id, chamber_id, name, email, email_key, phone, membership_type, status, joined_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertEvent = db.prepare(
+    `INSERT INTO events (id, chamber_id, title, status, starts_at, ends_at, location)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+
+  let result: SeedResult | undefined;
+  withBulkPragmas(db, () =>
+    storage.transaction(() =>
+      withoutSecondaryIndexes(db, () => {
+        result = emitDemoRows(plan, {
+          chamber: (c) => void insertChamber.run(c.id, c.name, c.type, c.hq_id, c.status, c.street, c.city, c.postal_code, c.country, c.created_at),
+          member: (m, emailKey) =>
+            void insertMember.run(m.id, m.chamber_id, m.name, m.email, emailKey, m.phone, m.membership_type, m.status, m.joined_at),
+          event: (e) => void insertEvent.run(e.id, e.chamber_id, e.title, e.status, e.starts_at, e.ends_at, e.location),
+        });
+      }),
+    ),
+  );
+  return result!;
+}
+
+/** What the demo data will hold: the chambers, and how many members and events each gets. */
+export interface DemoPlan {
+  chambers: ReturnType<typeof generateChambers>;
+  memberCounts: number[];
+  eventCounts: number[];
+  memberPrng: Prng;
+  eventPrng: Prng;
+  nowMs: number;
+}
+
+export function planDemo(opts: SeedOptions): DemoPlan {
   const size = SIZES[opts.size];
   const seed = opts.seed ?? DEFAULT_SEED;
   const nowMs = opts.now.getTime();
@@ -73,42 +114,34 @@ export function seedDemo(storage: Storage, opts: SeedOptions): SeedResult {
       others.map((_, i) => (0.3 + allocPrng.float()) * (1 + Math.sqrt(memberCounts[i + 1]!))),
     ),
   ];
+  return { chambers, memberCounts, eventCounts, memberPrng, eventPrng, nowMs };
+}
 
-  const insertChamber = db.prepare(
-    `INSERT INTO chambers (id, name, type, hq_id, status, street, city, postal_code, country, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const insertMember = db.prepare(
-    `INSERT INTO members (id, chamber_id, name, email, email_key, phone, membership_type, status, joined_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const insertEvent = db.prepare(
-    `INSERT INTO events (id, chamber_id, title, status, starts_at, ends_at, location)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  );
+export interface DemoRowSink {
+  chamber(row: DemoPlan['chambers'][number]['row']): void;
+  member(row: Parameters<Parameters<typeof generateMembers>[4]>[0], emailKey: string): void;
+  event(row: Parameters<Parameters<typeof generateEvents>[4]>[0]): void;
+}
 
+/** Hands every row of the plan to `sink`, chambers first (whatever the backend writes them to). */
+export function emitDemoRows(plan: DemoPlan, sink: DemoRowSink): SeedResult {
+  const { chambers, memberCounts, eventCounts, memberPrng, eventPrng, nowMs } = plan;
   const result: SeedResult = { chambers: 0, members: 0, events: 0, flagshipChamberId: chambers[0]!.row.id };
-  withBulkPragmas(db, () =>
-    storage.transaction(() =>
-      withoutSecondaryIndexes(db, () => {
-        for (const { row: c } of chambers) {
-          insertChamber.run(c.id, c.name, c.type, c.hq_id, c.status, c.street, c.city, c.postal_code, c.country, c.created_at);
-          result.chambers++;
-        }
-        chambers.forEach((chamber, i) =>
-          generateMembers(memberPrng, chamber, memberCounts[i]!, nowMs, (m, emailKey) => {
-            insertMember.run(m.id, m.chamber_id, m.name, m.email, emailKey, m.phone, m.membership_type, m.status, m.joined_at);
-            result.members++;
-          }),
-        );
-        chambers.forEach((chamber, i) =>
-          generateEvents(eventPrng, chamber, eventCounts[i]!, nowMs, (e) => {
-            insertEvent.run(e.id, e.chamber_id, e.title, e.status, e.starts_at, e.ends_at, e.location);
-            result.events++;
-          }),
-        );
-      }),
-    ),
+  for (const { row } of chambers) {
+    sink.chamber(row);
+    result.chambers++;
+  }
+  chambers.forEach((chamber, i) =>
+    generateMembers(memberPrng, chamber, memberCounts[i]!, nowMs, (m, emailKey) => {
+      sink.member(m, emailKey);
+      result.members++;
+    }),
+  );
+  chambers.forEach((chamber, i) =>
+    generateEvents(eventPrng, chamber, eventCounts[i]!, nowMs, (e) => {
+      sink.event(e);
+      result.events++;
+    }),
   );
   return result;
 }

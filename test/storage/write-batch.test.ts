@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WriteBatcher } from '../../src/server/write-batch.js';
-import { Storage } from '../../src/storage/storage.js';
+import { WriteBatcher } from '../../src/storage/sqlite/write-batch.js';
+import { Storage } from '../../src/storage/sqlite/storage.js';
 import { buildFixture } from '../helpers/fixture.js';
 import { call } from '../helpers/http.js';
 import { getToken, startTestServer, type TestServer } from '../helpers/server.js';
@@ -37,7 +37,7 @@ describe('WriteBatcher', () => {
 
   it('commits real rows: a failed statement does not undo the others', async () => {
     const s = new Storage(':memory:');
-    const { big } = buildFixture(s, { members: 0 });
+    const { big } = await buildFixture(s, { members: 0 });
     const b = new WriteBatcher((fn) => s.transaction(fn));
     const add = (email: string) =>
       b.run(() => s.addMember(big.id, { name: 'X', email, phone: null, membership_type: 'standard' }, new Date()));
@@ -58,7 +58,7 @@ describe('concurrent POSTs through the group commit', () => {
   let chamber: string;
   beforeAll(async () => {
     srv = await startTestServer({ seed: 'none' });
-    chamber = buildFixture(srv.server.storage, { members: 0 }).big.id;
+    chamber = (await buildFixture(srv.server.storage!, { members: 0 })).big.id;
     token = await getToken(srv.baseUrl);
   });
   afterAll(() => srv.close());

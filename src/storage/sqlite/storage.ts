@@ -10,9 +10,10 @@ import type {
   MemberCreate,
   MemberStatus,
   Sort,
-} from '../contract/index.js';
-import { newId } from './ids.js';
+} from '../../contract/index.js';
+import { newId } from '../ids.js';
 import { migrate } from './migrations.js';
+import { emailKey, type ChamberFilter, type EventFilter, type MemberFilter, type Page, type Paging } from '../store.js';
 import {
   CHAMBER_COLUMNS,
   CHAMBER_JSON,
@@ -22,43 +23,17 @@ import {
   MEMBER_JSON,
   type ChamberRow,
   type JsonText,
+  newChamberRow,
+  newMember,
   toChamber,
-} from './rows.js';
+} from '../rows.js';
 
-export { parseJsonText, type JsonText } from './rows.js';
-
-export interface Paging {
-  page: number;
-  perPage: number;
-}
-/** A page of a list: each item as JSON text, and the list's total. */
-export interface Page<T> {
-  docs: JsonText<T>[];
-  total: number;
-}
-export interface ChamberFilter extends Paging {
-  type?: ChamberType;
-  status?: ChamberStatus;
-  sort?: Sort<'name' | 'created_at'>;
-}
-export interface MemberFilter extends Paging {
-  status?: MemberStatus;
-  sort?: Sort<'name' | 'joined_at'>;
-}
-export interface EventFilter extends Paging {
-  status?: EventStatus;
-  /** Keep events that end on or after this instant (ISO 8601, UTC). */
-  from?: string;
-  /** Keep events that start on or before this instant (ISO 8601, UTC). */
-  to?: string;
-}
-
-/** How many embedded items `include=` returns per relation (README: "include"). */
-export const INCLUDE_LIMIT = 100;
+export { parseJsonText, type JsonText } from '../rows.js';
 
 /**
- * The only module that speaks SQL. Routes call these methods and never the database.
- * better-sqlite3 is synchronous: each call is a short, indexed statement.
+ * The SQLite database, synchronously (better-sqlite3): each call is a short, indexed
+ * statement. The server reaches it through SqliteStore (sqlite-store.ts), the SQLite side of
+ * the storage interface; the demo seed, snapshots and tests use it directly.
  */
 export class Storage {
   readonly db: Database.Database;
@@ -188,18 +163,7 @@ export class Storage {
   }
 
   createChamber(input: ChamberCreate, now: Date, status: ChamberStatus = 'active', id = newId('ch')): Chamber {
-    const row: ChamberRow = {
-      id,
-      name: input.name,
-      type: input.type,
-      hq_id: input.type === 'subsidiary' ? (input.hq_id ?? null) : null,
-      status,
-      street: input.address.street,
-      city: input.address.city,
-      postal_code: input.address.postal_code ?? null,
-      country: input.address.country,
-      created_at: now.toISOString(),
-    };
+    const row = newChamberRow(input, now, status, id);
     this.stmt(
       `INSERT INTO chambers (${CHAMBER_COLUMNS})
        VALUES (@id, @name, @type, @hq_id, @status, @street, @city, @postal_code, @country, @created_at)`,
@@ -233,16 +197,7 @@ export class Storage {
     status: MemberStatus = 'active',
     id = newId('mb'),
   ): Member | 'duplicate' {
-    const member: Member = {
-      id,
-      chamber_id: chamberId,
-      name: input.name,
-      email: input.email,
-      phone: input.phone ?? null,
-      membership_type: input.membership_type,
-      status,
-      joined_at: now.toISOString(),
-    };
+    const member = newMember(chamberId, input, now, status, id);
     const r = this.stmt(
       `INSERT INTO members (${MEMBER_COLUMNS}, email_key)
        VALUES (@id, @chamber_id, @name, @email, @phone, @membership_type, @status, @joined_at, @email_key)
@@ -305,4 +260,3 @@ function orderBy(sort: Sort<string>): string {
   return `${column}${dir}, id${dir}`;
 }
 
-export const emailKey = (email: string) => email.toLowerCase();

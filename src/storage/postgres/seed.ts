@@ -1,0 +1,63 @@
+import type { Sql } from 'postgres';
+import { generateEvents } from '../seed/events.js';
+import { planDemo, type DemoPlan } from '../seed/index.js';
+import { generateMembers } from '../seed/members.js';
+import type { SeededCounts } from '../store.js';
+
+/** Any fixed number: the advisory lock under which one instance seeds a new database. */
+const SEED_LOCK = 0x63686d63; // "chmc"
+const BATCH = 2000;
+
+/**
+ * The demo data on PostgreSQL: the same rows as the SQLite seed (src/storage/seed/), in one
+ * transaction, under an advisory lock so that instances starting together on a new database
+ * seed it once (the others find it used and skip). Rows go in multi-row INSERTs with the
+ * count triggers off; the totals are then computed once from the tables.
+ */
+export async function seedPostgres(sql: Sql, opts: { size: 'standard' | 'large'; now: Date; seed?: number }): Promise<SeededCounts | undefined> {
+  const plan = planDemo(opts);
+  return sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${SEED_LOCK})`;
+    const [used] = await tx<{ used: boolean }[]>`SELECT EXISTS (SELECT 1 FROM chambers) OR EXISTS (SELECT 1 FROM clients) AS used`;
+    if (used!.used) return undefined;
+    for (const table of ['chambers', 'members', 'events']) await tx.unsafe(`ALTER TABLE ${table} DISABLE TRIGGER ${table}_count`);
+    const counts = await insertRows(tx as unknown as Sql, plan);
+    for (const table of ['chambers', 'members', 'events']) await tx.unsafe(`ALTER TABLE ${table} ENABLE TRIGGER ${table}_count`);
+    await tx`INSERT INTO chamber_counts SELECT type, status, 0, count(*) FROM chambers GROUP BY type, status`;
+    await tx`INSERT INTO member_counts SELECT chamber_id, status, 0, count(*) FROM members GROUP BY chamber_id, status`;
+    await tx`INSERT INTO event_counts SELECT chamber_id, status, 0, count(*) FROM events GROUP BY chamber_id, status`;
+    return counts;
+  });
+}
+
+async function insertRows(sql: Sql, plan: DemoPlan): Promise<SeededCounts> {
+  const counts: SeededCounts = { chambers: 0, members: 0, events: 0 };
+  const chambers = plan.chambers.map((c) => c.row);
+  for (let i = 0; i < chambers.length; i += BATCH) await sql`INSERT INTO chambers ${sql(chambers.slice(i, i + BATCH))}`;
+  counts.chambers = chambers.length;
+  // Members, then events, chamber by chamber: each generator draws from its own stream in
+  // the same order as the SQLite seed, so both hold the same rows. At most one chamber's
+  // rows are in memory at a time.
+  let rows: Record<string, unknown>[] = [];
+  const flush = async (table: 'members' | 'events', all: boolean) => {
+    while (rows.length >= BATCH || (all && rows.length > 0)) {
+      await sql`INSERT INTO ${sql(table)} ${sql(rows.slice(0, BATCH))}`;
+      rows = rows.slice(BATCH);
+    }
+  };
+  for (const [i, chamber] of plan.chambers.entries()) {
+    generateMembers(plan.memberPrng, chamber, plan.memberCounts[i]!, plan.nowMs, (m, emailKey) => {
+      rows.push({ ...m, email_key: emailKey });
+      counts.members++;
+    });
+    await flush('members', i === plan.chambers.length - 1);
+  }
+  for (const [i, chamber] of plan.chambers.entries()) {
+    generateEvents(plan.eventPrng, chamber, plan.eventCounts[i]!, plan.nowMs, (e) => {
+      rows.push({ ...e });
+      counts.events++;
+    });
+    await flush('events', i === plan.chambers.length - 1);
+  }
+  return counts;
+}

@@ -1,0 +1,85 @@
+import type { ChamberCreate, MemberCreate } from '../../contract/index.js';
+import { seedDemo } from '../seed/index.js';
+import type { ChamberFilter, DirectoryStore, EventFilter, MemberFilter } from '../store.js';
+import { Storage } from './storage.js';
+import { WriteBatcher } from './write-batch.js';
+
+/**
+ * The storage interface on SQLite, the embedded default. Reads are the synchronous
+ * statements of Storage, answered at once; writes go through group commit (WriteBatcher:
+ * the writes of one event-loop turn share one transaction).
+ */
+export class SqliteStore implements DirectoryStore {
+  readonly backend = 'sqlite';
+  readonly #writes: WriteBatcher;
+
+  constructor(
+    readonly storage: Storage,
+    readonly location: string,
+  ) {
+    this.#writes = new WriteBatcher((fn) => storage.transaction(fn));
+  }
+
+  /** Timed WAL checkpoints (Storage.checkpointEvery), for a server that runs for long. */
+  checkpointEvery(ms: number): void {
+    this.storage.checkpointEvery(ms);
+  }
+
+  async putClient(id: string, secretHash: string, now: Date) {
+    this.storage.putClient(id, secretHash, now);
+  }
+  async clientSecretHash(id: string) {
+    return this.storage.clientSecretHash(id);
+  }
+  async clientCount() {
+    return this.storage.clientCount();
+  }
+  async saveToken(hash: Buffer, clientId: string, version: string, expiresAtMs: number) {
+    this.storage.saveToken(hash, clientId, version, expiresAtMs);
+  }
+  async findToken(hash: Buffer) {
+    return this.storage.findToken(hash);
+  }
+  async purgeExpiredTokens(nowMs: number) {
+    return this.storage.purgeExpiredTokens(nowMs);
+  }
+
+  async listChambers(f: ChamberFilter) {
+    return this.storage.listChambers(f);
+  }
+  async getChamber(id: string) {
+    return this.storage.getChamber(id);
+  }
+  async chamberType(id: string) {
+    return this.storage.chamberType(id);
+  }
+  createChamber(input: ChamberCreate, now: Date) {
+    return this.#writes.run(() => this.storage.createChamber(input, now));
+  }
+  async listMembers(chamberId: string, f: MemberFilter) {
+    return this.storage.listMembers(chamberId, f);
+  }
+  addMember(chamberId: string, input: MemberCreate, now: Date) {
+    return this.#writes.run(() => this.storage.addMember(chamberId, input, now));
+  }
+  async getMember(chamberId: string, memberId: string) {
+    return this.storage.getMember(chamberId, memberId);
+  }
+  async listEvents(chamberId: string, f: EventFilter) {
+    return this.storage.listEvents(chamberId, f);
+  }
+
+  async isUnused() {
+    return this.storage.isUnused();
+  }
+  async seedDemo(opts: { size: 'standard' | 'large'; now: Date; seed?: number }) {
+    const { chambers, members, events } = seedDemo(this.storage, opts);
+    return { chambers, members, events };
+  }
+  async ping() {
+    return this.storage.db.open;
+  }
+  async close() {
+    this.storage.close();
+  }
+}

@@ -1,0 +1,109 @@
+import type {
+  Chamber,
+  ChamberCreate,
+  ChamberStatus,
+  ChamberType,
+  Event,
+  EventStatus,
+  Member,
+  MemberCreate,
+  MemberStatus,
+  Sort,
+} from '../contract/index.js';
+import type { JsonText } from './rows.js';
+
+export { parseJsonText, type JsonText } from './rows.js';
+
+export interface Paging {
+  page: number;
+  perPage: number;
+}
+/** A page of a list: each item as JSON text, and the list's total. */
+export interface Page<T> {
+  docs: JsonText<T>[];
+  total: number;
+}
+export interface ChamberFilter extends Paging {
+  type?: ChamberType;
+  status?: ChamberStatus;
+  sort?: Sort<'name' | 'created_at'>;
+}
+export interface MemberFilter extends Paging {
+  status?: MemberStatus;
+  sort?: Sort<'name' | 'joined_at'>;
+}
+export interface EventFilter extends Paging {
+  status?: EventStatus;
+  /** Keep events that end on or after this instant (ISO 8601, UTC). */
+  from?: string;
+  /** Keep events that start on or before this instant (ISO 8601, UTC). */
+  to?: string;
+}
+
+/** How many embedded items `include=` returns per relation (README: "include"). */
+export const INCLUDE_LIMIT = 100;
+
+/**
+ * Errors that mean the database cannot be reached right now (PostgreSQL restarting, the
+ * network to it gone): the server answers 503 and the store reconnects on its own.
+ */
+export function isUnavailable(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE'].includes(code) ||
+    code.startsWith('CONNECTION_') || // postgres.js: CONNECTION_CLOSED, _ENDED, _DESTROYED
+    code === 'CONNECT_TIMEOUT' ||
+    code.startsWith('08') || // SQLSTATE class 08: connection exception
+    ['57P01', '57P02', '57P03'].includes(code) // admin shutdown, crash shutdown, cannot connect now
+  );
+}
+
+/** The key of the one-member-per-address rule: addresses compare case-insensitively. */
+export const emailKey = (email: string) => email.toLowerCase();
+
+export interface SeededCounts {
+  chambers: number;
+  members: number;
+  events: number;
+}
+
+/**
+ * What the server needs of a database: the one storage interface, implemented by
+ * src/storage/sqlite/ (the embedded default) and src/storage/postgres/ (a shared deployment
+ * of several instances). Asynchronous, since a network database is; no SQL outside them.
+ * Reads return resources as JSON text, ready to send.
+ */
+export interface DirectoryStore {
+  readonly backend: 'sqlite' | 'postgres';
+  /** Where it is, for messages: a file path, `:memory:`, or the URL without its password. */
+  readonly location: string;
+
+  putClient(id: string, secretHash: string, now: Date): Promise<void>;
+  clientSecretHash(id: string): Promise<string | undefined>;
+  clientCount(): Promise<number>;
+  saveToken(hash: Buffer, clientId: string, version: string, expiresAtMs: number): Promise<void>;
+  findToken(hash: Buffer): Promise<{ version: string; expiresAt: number } | undefined>;
+  purgeExpiredTokens(nowMs: number): Promise<number>;
+
+  listChambers(f: ChamberFilter): Promise<Page<Chamber>>;
+  getChamber(id: string): Promise<JsonText<Chamber> | undefined>;
+  chamberType(id: string): Promise<ChamberType | undefined>;
+  createChamber(input: ChamberCreate, now: Date): Promise<Chamber>;
+  listMembers(chamberId: string, f: MemberFilter): Promise<Page<Member>>;
+  /** 'duplicate' when the chamber already has that e-mail address, in any case. */
+  addMember(chamberId: string, input: MemberCreate, now: Date): Promise<Member | 'duplicate'>;
+  getMember(chamberId: string, memberId: string): Promise<JsonText<Member> | undefined>;
+  listEvents(chamberId: string, f: EventFilter): Promise<Page<Event>>;
+
+  /** Neither chambers nor clients: a database `serve` has never used, and seeds. */
+  isUnused(): Promise<boolean>;
+  /**
+   * Fills an unused database with the deterministic demo data, all or nothing; undefined
+   * when another instance seeded it first.
+   */
+  seedDemo(opts: { size: 'standard' | 'large'; now: Date; seed?: number }): Promise<SeededCounts | undefined>;
+  /** Whether the database answers now (GET /healthz). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}

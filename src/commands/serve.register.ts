@@ -12,6 +12,27 @@ export interface ServeOptions {
   clientSecret?: string;
   quiet?: boolean;
   poolSize?: number;
+  publicUrl?: string;
+  cacheSize?: number;
+}
+
+function parseCacheSize(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 2 || Number(value) > 65536) throw usageError(`--cache-size must be a number of MiB from 2 to 65536, not "${value}"`);
+  return Number(value);
+}
+
+/** An http(s) URL without query or fragment; a trailing slash is dropped. */
+function parsePublicUrl(value: string): string {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    throw usageError(`--public-url must be an http or https URL, not "${value}"`);
+  }
+  if (!/^https?:$/.test(u.protocol) || u.search || u.hash || u.username || u.password) {
+    throw usageError(`--public-url must be an http or https URL without query, fragment or credentials, not "${value}"`);
+  }
+  return `${u.origin}${u.pathname}`.replace(/\/+$/, '');
 }
 
 function parsePoolSize(value: string): number {
@@ -32,6 +53,8 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 8080)
     .option('--db <path>', 'SQLite database file, :memory: for a throwaway one, or postgres://… for a shared one (default: in the user data directory)')
     .option('--pool-size <n>', 'connections to PostgreSQL per instance (default 10)', parsePoolSize)
+    .option('--cache-size <MiB>', "SQLite's page cache and memory map, each at most this size (default: 64 MiB cache, 1 GiB map)", parseCacheSize)
+    .option('--public-url <url>', 'the URL clients use (e.g. behind a load balancer), named in the OAuth metadata and OpenAPI documents', parsePublicUrl)
     .addOption(new Option('--seed <kind>', 'demo data for a new database').choices(['demo', 'none']).default('demo'))
     .addOption(
       new Option('--seed-size <size>', 'size of the demo data (large: 100k chambers, 1M members, for benchmarks)')

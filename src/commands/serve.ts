@@ -27,6 +27,8 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
       port: opts.port,
       dbPath,
       poolSize: opts.poolSize,
+      publicUrl: opts.publicUrl,
+      cacheMiB: opts.cacheSize,
       seed: opts.seed,
       seedSize: opts.seedSize,
       clientId: opts.clientId,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isWellFormed, NOT_WELL_FORMED } from './text.js';
 
 /** Field name (dotted for nested fields) → every message for that field. */
 export type FieldErrors = Record<string, string[]>;
@@ -56,6 +57,7 @@ export function parseQuery<S extends z.ZodObject>(
       continue;
     }
     if (Array.isArray(value)) fields[key] = ['must be given only once'];
+    else if (typeof value === 'string' && !isWellFormed(value)) fields[key] = [NOT_WELL_FORMED];
     else input[key] = value;
   }
   const r = parseWith(schema, input);

@@ -50,10 +50,18 @@ export function dateParam(edge: 'start' | 'end') {
       (s) => z.iso.date().safeParse(s).success || z.iso.datetime({ offset: true }).safeParse(s).success,
       'must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T09:00:00Z)',
     )
-    .transform((s) => {
+    .transform((s, ctx) => {
       // A bare date means the whole day: from its first instant, or to its last.
       if (s.length === 10) return `${s}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}Z`;
-      return new Date(s).toISOString();
+      // Normalised to UTC, and kept within 0000-9999 so the text compares as the instant
+      // does (9999-12-31T23:59:59-23:59 would be +010000-…, which sorts before 2025).
+      const at = new Date(s);
+      const year = at.getUTCFullYear();
+      if (year < 0 || year > 9999) {
+        ctx.addIssue({ code: 'custom', message: 'must fall between the years 0000 and 9999 in UTC', input: s });
+        return z.NEVER;
+      }
+      return at.toISOString();
     });
 }
 

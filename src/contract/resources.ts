@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { COUNTRY_CODES } from './countries.js';
+import { isWellFormed, NOT_WELL_FORMED } from './text.js';
 import {
   ChamberStatus,
   ChamberType,
@@ -12,6 +13,7 @@ import {
 function requiredText(max: number) {
   return z
     .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+    .refine(isWellFormed, NOT_WELL_FORMED)
     .trim()
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`);
@@ -21,6 +23,7 @@ function requiredText(max: number) {
 function optionalText(max: number) {
   return z
     .string({ error: 'must be a string or null' })
+    .refine(isWellFormed, NOT_WELL_FORMED)
     .trim()
     .max(max, `must be at most ${max} characters`)
     .nullish()
@@ -56,7 +59,7 @@ export const ChamberCreate = z
     type: z.enum(ChamberType.options, {
       error: (iss) => (iss.input === undefined ? 'is required' : 'must be one of: hq, subsidiary'),
     }),
-    hq_id: z.string({ error: 'must be a string or null' }).trim().max(64, 'is not a known chamber id').nullish(),
+    hq_id: z.string({ error: 'must be a string or null' }).refine(isWellFormed, NOT_WELL_FORMED).trim().max(64, 'is not a known chamber id').nullish(),
     address: AddressInput,
   })
   .superRefine(
@@ -77,12 +80,14 @@ export type ChamberCreate = z.output<typeof ChamberCreate>;
 
 export const Email = z
   .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+  .refine(isWellFormed, NOT_WELL_FORMED)
   .trim()
   .max(254, 'must be at most 254 characters')
   .pipe(z.email({ error: 'must be a valid e-mail address' }));
 
 export const Phone = z
   .string({ error: 'must be a string or null' })
+  .refine(isWellFormed, NOT_WELL_FORMED)
   .trim()
   .max(40, 'must be at most 40 characters')
   .refine((v) => v === '' || /^\+?[0-9][0-9 ().\-/]*$/.test(v), 'must be a phone number (digits, spaces, + ( ) . - /)')

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { ApiVersion } from '../contract/index.js';
 import { registerTokenEndpoint } from './auth/token-endpoint.js';
@@ -8,7 +9,7 @@ import { authServerMetadata, openApiDocument } from './openapi.js';
 import { registerChamberRoutes } from './routes/chambers.js';
 import { registerEventRoutes } from './routes/events.js';
 import { registerMemberRoutes } from './routes/members.js';
-import { methodNotAllowed, registerMethodNotAllowed } from './routes/method-not-allowed.js';
+import { acceptHttpMethods, methodNotAllowed, registerMethodNotAllowed } from './routes/method-not-allowed.js';
 
 export const BODY_LIMIT = 1024 * 1024; // 1 MiB, then 413 (decisions.md)
 const HEALTH_TIMEOUT_MS = 2000;
@@ -27,6 +28,11 @@ async function answersWithin(check: Promise<boolean>, ms: number): Promise<boole
 export interface AppOptions extends ServerDeps {
   /** One line per request (method, path, status, ms); never headers or bodies. */
   log?: (line: string) => void;
+  /**
+   * The URL clients reach the server at (behind a load balancer, say), named by the metadata
+   * documents; else the address it listens on. Never taken from the request's Host header.
+   */
+  publicUrl?: string;
 }
 
 class BadBody extends Error {
@@ -48,6 +54,22 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT,
+    // Node would answer a request without Host itself, with an empty body; the onRequest
+    // hook below answers it in JSON instead.
+    http: { requireHostHeader: false },
+    // Requests node's parser rejects (a header over 16 KiB, malformed syntax) never reach
+    // Fastify: answered here, in JSON like every other error, then the connection closes.
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return;
+      const [status, error] =
+        err.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'the request headers are larger than 16 KiB']
+          : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? [408, 'the request took too long to arrive']
+            : [400, 'the request is not valid HTTP'];
+      if (socket.writable) socket.write(rawJsonResponse(status, { error }));
+      socket.destroy();
+    },
     // A long id is still an id to look up (and a 404); Node's 16 KiB header limit bounds it.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
     // Errors the router raises before any route (a malformed %-escape in the path) get the
@@ -56,6 +78,20 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       return sendError(reply, status, status === 414 ? 'the path is too long' : 'the path is not a valid URL path');
     },
+  });
+
+  acceptHttpMethods(app);
+  // An Expect other than 100-continue: node would answer 417 with an empty body.
+  app.server.on('checkExpectation', (req, res) => {
+    const body = JSON.stringify({ error: `the expectation ${JSON.stringify(req.headers.expect ?? '')} cannot be met; only 100-continue is supported` });
+    res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    res.end(body);
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      reply.header('connection', 'close');
+      return sendError(reply, 400, 'an HTTP/1.1 request must have a Host header');
+    }
   });
 
   // Bodies: JSON under any content type (so a missing or odd Content-Type still parses),
@@ -110,6 +146,8 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   );
 
   // For a load balancer: 200 while the database answers, 503 (and out of rotation) when not.
+  const publicUrl = () => opts.publicUrl ?? listeningUrl(app);
+
   app.get('/healthz', async (_request, reply) => {
     if (await answersWithin(opts.store.ping(), HEALTH_TIMEOUT_MS)) return { status: 'ok', database: 'ok' };
     return reply.code(503).type('application/json; charset=utf-8').header('Retry-After', '1').send({ status: 'unavailable', error: 'the database does not answer' });
@@ -118,7 +156,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
 
   for (const version of ['v1', 'v2'] as const satisfies ApiVersion[]) {
     app.get(`/.well-known/oauth-authorization-server/${version}`, async (request) =>
-      authServerMetadata(baseUrlOf(request), version),
+      authServerMetadata(publicUrl(), version),
     );
     methodNotAllowed(app, `/.well-known/oauth-authorization-server/${version}`, ['GET']);
     app.register(
@@ -127,7 +165,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
         registerChamberRoutes(scope, version, opts);
         registerMemberRoutes(scope, version, opts);
         if (version === 'v2') registerEventRoutes(scope, opts);
-        scope.get('/openapi.json', async (request) => openApiDocument(version, baseUrlOf(request)));
+        scope.get('/openapi.json', async () => openApiDocument(version, publicUrl()));
         registerMethodNotAllowed(scope, version);
       },
       { prefix: `/${version}` },
@@ -136,7 +174,16 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   return app;
 }
 
-/** The base URL as the client addressed us, so metadata names reachable URLs. */
-function baseUrlOf(request: { protocol: string; host: string }): string {
-  return `${request.protocol}://${request.host}`;
+/** A whole HTTP/1.1 response with a JSON body, for the socket-level error paths. */
+function rawJsonResponse(status: number, body: object): string {
+  const json = JSON.stringify(body);
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`;
+}
+
+/** The address a server listens on, as a URL (every interface: this machine's loopback). */
+export function listeningUrl(app: FastifyInstance): string {
+  const a = app.server.address();
+  if (!a || typeof a === 'string') return 'http://127.0.0.1';
+  const host = a.address === '0.0.0.0' ? '127.0.0.1' : a.address === '::' ? '::1' : a.address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${a.port}`;
 }

@@ -17,6 +17,10 @@ export interface StartOptions {
   dbPath: string;
   /** Connections to PostgreSQL (default 10); SQLite has one. */
   poolSize?: number;
+  /** What metadata documents name as the server's URL (else the listening address). */
+  publicUrl?: string;
+  /** SQLite's page cache and memory map, each at most this many MiB (default 64 and 1024). */
+  cacheMiB?: number;
   seed: 'demo' | 'none';
   seedSize?: 'standard' | 'large';
   clientId?: string;
@@ -44,7 +48,7 @@ export interface RunningServer {
 export class StartError extends Error {}
 
 /** The database named by --db: a PostgreSQL URL, or a SQLite file (created 0600) or ':memory:'. */
-export async function openStore(dbPath: string, opts: { poolSize?: number } = {}): Promise<DirectoryStore> {
+export async function openStore(dbPath: string, opts: { poolSize?: number; cacheMiB?: number } = {}): Promise<DirectoryStore> {
   if (isPostgresUrl(dbPath)) {
     try {
       return await PgStorage.open(dbPath, { poolSize: opts.poolSize });
@@ -52,7 +56,7 @@ export async function openStore(dbPath: string, opts: { poolSize?: number } = {}
       throw new StartError(`cannot open the database ${redactUrl(dbPath)}: ${pgReason(err)}`);
     }
   }
-  return new SqliteStore(openStorage(dbPath), dbPath);
+  return new SqliteStore(openStorage(dbPath, opts.cacheMiB), dbPath);
 }
 
 function pgReason(err: unknown): string {
@@ -65,7 +69,7 @@ function pgReason(err: unknown): string {
   return e.message ?? String(err);
 }
 
-export function openStorage(dbPath: string): Storage {
+export function openStorage(dbPath: string, cacheMiB?: number): Storage {
   try {
     if (dbPath !== ':memory:') {
       // The database holds personal data and the hashes of secrets: a new directory is
@@ -73,7 +77,7 @@ export function openStorage(dbPath: string): Storage {
       mkdirSync(dirname(dbPath), { recursive: true, mode: 0o700 });
       closeSync(openSync(dbPath, 'a', 0o600));
     }
-    return new Storage(dbPath);
+    return new Storage(dbPath, { cacheMiB });
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     throw new StartError(`cannot open the database ${dbPath}: ${describe(reason, err as Error)}`);
@@ -100,7 +104,7 @@ function describe(code: string, err: Error): string {
 /** Opens (and on first use seeds) the database, registers clients, and listens. */
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const now = opts.now ?? (() => new Date());
-  const store = await openStore(opts.dbPath, { poolSize: opts.poolSize });
+  const store = await openStore(opts.dbPath, { poolSize: opts.poolSize, cacheMiB: opts.cacheMiB });
   try {
     let seeded: RunningServer['seeded'];
     if (opts.seed === 'demo' && (await store.isUnused())) {
@@ -116,7 +120,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
 
     if (store instanceof SqliteStore) store.checkpointEvery(1000);
     const stats = { tokenRequests: 0 };
-    const app = buildApp({ store, now, stats, log: opts.log });
+    const app = buildApp({ store, now, stats, log: opts.log, publicUrl: opts.publicUrl });
     let closing = false;
     // Requests still in flight when we stop get `Connection: close`, so their keep-alive
     // sockets end with the response instead of holding the process open.

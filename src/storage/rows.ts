@@ -19,7 +19,12 @@ export const CHAMBER_JSON = `json_object('id', id, 'name', name, 'type', type, '
   'created_at', created_at)`;
 export const MEMBER_JSON = `json_object('id', id, 'chamber_id', chamber_id, 'name', name, 'email', email, 'phone', phone,
   'membership_type', membership_type, 'status', status, 'joined_at', joined_at)`;
-export const EVENT_JSON = `json_object('id', id, 'chamber_id', chamber_id, 'title', title, 'status', status,
+/**
+ * An event's status is judged when it is read (decisions.md): `canceled` as stored, else
+ * `upcoming` until it ends and `past` after. The first parameter is that moment (ISO 8601, UTC).
+ */
+export const EVENT_JSON = `json_object('id', id, 'chamber_id', chamber_id, 'title', title,
+  'status', CASE WHEN status = 'canceled' THEN 'canceled' WHEN ends_at >= ? THEN 'upcoming' ELSE 'past' END,
   'starts_at', starts_at, 'ends_at', ends_at, 'location', location)`;
 
 export interface ChamberRow {

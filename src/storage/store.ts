@@ -33,6 +33,8 @@ export interface MemberFilter extends Paging {
   sort?: Sort<'name' | 'joined_at'>;
 }
 export interface EventFilter extends Paging {
+  /** The moment statuses are judged at (ISO 8601, UTC): `upcoming` until an event ends, then `past`. */
+  now: string;
   status?: EventStatus;
   /** Keep events that end on or after this instant (ISO 8601, UTC). */
   from?: string;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server/start.js';
 import { call } from '../helpers/http.js';
 import { startTestServer, TEST_CLIENT_ID, TEST_CLIENT_SECRET, type TestServer } from '../helpers/server.js';
 
@@ -183,6 +184,36 @@ describe('bearer tokens', () => {
 });
 
 describe('discovery', () => {
+  it('names the listening address, never the Host header the request sent', async () => {
+    for (const path of ['/.well-known/oauth-authorization-server/v2', '/v2/openapi.json']) {
+      const r = await call(srv.baseUrl, 'GET', path, { headers: { host: 'evil.example' } });
+      expect(r.status).toBe(200);
+      expect(r.text).not.toContain('evil.example');
+      expect(r.text).toContain(srv.baseUrl);
+    }
+  });
+
+  it('names --public-url when given', async () => {
+    const behind = await startServer({
+      host: '127.0.0.1',
+      port: 0,
+      dbPath: ':memory:',
+      seed: 'none',
+      clientId: TEST_CLIENT_ID,
+      clientSecret: TEST_CLIENT_SECRET,
+      publicUrl: 'https://directory.example.org/chamber',
+    });
+    try {
+      const meta = await call(behind.baseUrl, 'GET', '/.well-known/oauth-authorization-server/v1', { headers: { host: 'evil.example' } });
+      expect(meta.body.issuer).toBe('https://directory.example.org/chamber/v1');
+      expect(meta.body.token_endpoint).toBe('https://directory.example.org/chamber/v1/auth/token');
+      const doc = await call(behind.baseUrl, 'GET', '/v2/openapi.json');
+      expect(doc.body.servers[0].url).toBe('https://directory.example.org/chamber/v2');
+    } finally {
+      await behind.close();
+    }
+  });
+
   it.each(['v1', 'v2'])('publishes RFC 8414 metadata for %s', async (version) => {
     const r = await call(srv.baseUrl, 'GET', `/.well-known/oauth-authorization-server/${version}`);
     expect(r.status).toBe(200);

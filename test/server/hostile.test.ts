@@ -103,3 +103,60 @@ describe('hostile input', () => {
     for (const line of logs) expect(line).toMatch(/^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \/\S* \d{3} \d+\.\dms$/);
   });
 });
+
+describe('text and dates that cannot be stored as acknowledged', () => {
+  it('a lone surrogate in a body field is a 422 on that field; nothing is stored', async () => {
+    const before = await call(srv.baseUrl, 'GET', `/v2/chambers/${hq}/members?per_page=1`, { token: v2 });
+    // JSON's "\udfff" escape: JSON.stringify keeps it escaped, so the server sees the lone surrogate
+    const r = await call(srv.baseUrl, 'POST', `/v2/chambers/${hq}/members`, {
+      token: v2,
+      body: { name: 'x\udfffy', email: 'lone@example.org', membership_type: 'standard' },
+    });
+    expectClean(r, 422);
+    expect(Object.keys(r.body.fields)).toEqual(['name']);
+    expect(r.body.fields.name[0]).toMatch(/well-formed/);
+    const c = await call(srv.baseUrl, 'POST', '/v2/chambers', { token: v2, body: { name: 'ok', type: 'hq', address: { ...address, city: '\ud800' } } });
+    expectClean(c, 422);
+    expect(Object.keys(c.body.fields)).toEqual(['address.city']);
+    const after = await call(srv.baseUrl, 'GET', `/v2/chambers/${hq}/members?per_page=1`, { token: v2 });
+    expect(after.body.meta.total).toBe(before.body.meta.total);
+  });
+
+  it('a well-formed astral character is stored and read back byte for byte', async () => {
+    const name = 'Zoë 🇧🇪 👩‍👩‍👧 𝄞';
+    const r = await call(srv.baseUrl, 'POST', `/v2/chambers/${hq}/members`, {
+      token: v2,
+      body: { name, email: 'astral@example.org', membership_type: 'standard' },
+    });
+    expect(r.status).toBe(201);
+    const back = await call(srv.baseUrl, 'GET', `/v2/chambers/${hq}/members/${r.body.id}`, { token: v2 });
+    expect(back.body.name).toBe(name);
+  });
+
+  it('a lone surrogate in a query parameter is a 400 on that parameter', async () => {
+    const r = await call(srv.baseUrl, 'GET', '/v2/chambers?sort=%ED%A0%80', { token: v2 });
+    // %ED%A0%80 is the UTF-8 form of a surrogate, which no decoder accepts: still a clean 400
+    expectClean(r, 400);
+    const q = await call(srv.baseUrl, 'GET', `/v2/chambers?sort=${encodeURIComponent('name')}%EF%BF%BD`, { token: v2 });
+    expectClean(q, 400);
+  });
+
+  it.each([
+    ['9999-12-31T23:59:59-23:59', 'filter[date_from]'],
+    ['0000-01-01T00:00:00+01:00', 'filter[date_from]'],
+    ['+010000-01-01T00:00:00Z', 'filter[date_to]'],
+  ])('an event date outside the years 0000-9999 (%s) is a 400', async (date, param) => {
+    const r = await call(srv.baseUrl, 'GET', `/v2/chambers/${hq}/events?${encodeURIComponent(param)}=${encodeURIComponent(date)}`, { token: v2 });
+    expectClean(r, 400);
+    expect(Object.keys(r.body.fields)).toEqual([param]);
+  });
+
+  it('dates at the edges of the range are compared as instants', async () => {
+    const late = await call(srv.baseUrl, 'GET', `/v2/chambers/${hq}/events?filter[date_from]=${encodeURIComponent('9999-12-31T23:59:59Z')}`, { token: v2 });
+    expect(late.status).toBe(200);
+    expect(late.body.meta.total).toBe(0);
+    const early = await call(srv.baseUrl, 'GET', `/v2/chambers/${hq}/events?filter[date_to]=${encodeURIComponent('0001-01-01T00:00:00+00:00')}`, { token: v2 });
+    expect(early.status).toBe(200);
+    expect(early.body.meta.total).toBe(0);
+  });
+});

@@ -8,9 +8,17 @@ let srv: TestServer;
 let v1: string;
 let v2: string;
 let fx: Awaited<ReturnType<typeof buildFixture>>;
+/** The events as served at `clock`: stored as inserted, statuses judged when read. */
 const events: Event[] = [];
+// The server's clock: mid-January, among the events (each test that moves it puts it back).
+const JAN_15 = Date.parse('2026-01-15T12:00:00Z');
+let clock = JAN_15;
+const judged = (e: Event, at: number): Event => ({
+  ...e,
+  status: e.status === 'canceled' ? 'canceled' : Date.parse(e.ends_at) >= at ? 'upcoming' : 'past',
+});
 beforeAll(async () => {
-  srv = await startTestServer({ seed: 'none' });
+  srv = await startTestServer({ seed: 'none', now: () => new Date(clock) });
   fx = await buildFixture(srv.writer);
   // 30 events one day apart, each lasting two days: windows overlap their neighbours.
   const statuses = ['upcoming', 'past', 'canceled'] as const;
@@ -26,7 +34,7 @@ beforeAll(async () => {
       location: i % 2 ? 'Town Hall' : null,
     };
     await srv.writer.insertEvent(e);
-    events.push(e);
+    events.push(judged(e, JAN_15));
   }
   [v1, v2] = await Promise.all([getToken(srv.baseUrl, 'v1'), getToken(srv.baseUrl, 'v2')]);
 });
@@ -132,6 +140,37 @@ describe('GET /v2/chambers/{id}/events', () => {
     const r = await get(`/v2/chambers/${fx.big.id}/events?filter[status]=canceled&per_page=100`);
     expect(r.body.data).toEqual(events.filter((e) => e.status === 'canceled'));
     expect(r.body.meta.total).toBe(10);
+  });
+
+  it('judges statuses when read: canceled stays, the rest is upcoming until it ends, then past', async () => {
+    const upcoming = events.filter((e) => e.status === 'upcoming');
+    const past = events.filter((e) => e.status === 'past');
+    expect(upcoming.length).toBeGreaterThan(0);
+    expect(past.length).toBeGreaterThan(0);
+    const list = async (status: string) => (await get(`/v2/chambers/${fx.big.id}/events?filter[status]=${status}&per_page=100`)).body;
+    expect((await list('upcoming')).data).toEqual(upcoming);
+    expect((await list('upcoming')).meta.total).toBe(upcoming.length);
+    expect((await list('past')).data).toEqual(past);
+    // a month later every event has ended: the same rows, now past (or still canceled)
+    const janToken = v2;
+    clock = Date.parse('2026-03-01T00:00:00Z');
+    try {
+      v2 = await getToken(srv.baseUrl, 'v2'); // the January token has expired by then
+      expect((await list('upcoming')).meta.total).toBe(0);
+      expect((await list('past')).data).toEqual(events.filter((e) => e.status !== 'canceled').map((e) => ({ ...e, status: 'past' })));
+      const full = await get(`/v2/chambers/${fx.big.id}?include=events`);
+      expect(full.body.events.filter((e: Event) => e.status === 'upcoming')).toEqual([]);
+      // an event ending exactly now is still upcoming; a millisecond later it is past
+      const last = events.at(-1)!;
+      clock = Date.parse(last.ends_at);
+      v2 = await getToken(srv.baseUrl, 'v2');
+      expect((await list('upcoming')).data.map((e: Event) => e.id)).toEqual(last.status === 'canceled' ? [] : [last.id]);
+      clock += 1;
+      expect((await list('upcoming')).meta.total).toBe(0);
+    } finally {
+      clock = JAN_15;
+      v2 = janToken;
+    }
   });
 
   it('keeps events that overlap the date window', async () => {

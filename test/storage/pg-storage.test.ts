@@ -99,10 +99,13 @@ describe('PgStorage answers exactly as the SQLite storage', () => {
         }
       }
     }
-    for (const status of [undefined, 'upcoming', 'past', 'canceled'] as const) {
-      for (const window of [{}, { from: '2025-01-05T00:00:00.000Z' }, { to: '2025-01-03T00:00:00.000Z' }, { from: '2024-12-28T00:00:00.000Z', to: '2025-01-02T00:00:00.000Z' }]) {
-        const f = { status, ...window, page: 1, perPage: 100 };
-        expect(await pg.listEvents(bigId, f), JSON.stringify(f)).toEqual(lite.listEvents(bigId, f));
+    // statuses judged at several moments: before, among and after the events
+    for (const now of ['2024-12-01T00:00:00.000Z', '2025-01-04T12:00:00.000Z', '2025-03-01T00:00:00.000Z']) {
+      for (const status of [undefined, 'upcoming', 'past', 'canceled'] as const) {
+        for (const window of [{}, { from: '2025-01-05T00:00:00.000Z' }, { to: '2025-01-03T00:00:00.000Z' }, { from: '2024-12-28T00:00:00.000Z', to: '2025-01-02T00:00:00.000Z' }]) {
+          const f = { now, status, ...window, page: 1, perPage: 100 };
+          expect(await pg.listEvents(bigId, f), JSON.stringify(f)).toEqual(lite.listEvents(bigId, f));
+        }
       }
     }
   });

@@ -49,7 +49,7 @@ export function registerChamberRoutes(app: FastifyInstance, version: ApiVersion,
     const full: Chamber = parseJsonText(chamber);
     const firstPage = { page: 1, perPage: INCLUDE_LIMIT };
     if (include.includes('members')) full.members = (await deps.store.listMembers(id, firstPage)).docs.map(parseJsonText);
-    if (include.includes('events')) full.events = (await deps.store.listEvents(id, firstPage)).docs.map(parseJsonText);
+    if (include.includes('events')) full.events = (await deps.store.listEvents(id, { ...firstPage, now: deps.now().toISOString() })).docs.map(parseJsonText);
     return full;
   });
 

@@ -18,6 +18,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: ServerDeps): voi
       status: q['filter[status]'],
       from: q['filter[date_from]'],
       to: q['filter[date_to]'],
+      now: deps.now().toISOString(),
     });
     return sendPage(reply, page, q);
   });

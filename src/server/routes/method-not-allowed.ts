@@ -1,3 +1,4 @@
+import { METHODS } from 'node:http';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import type { ApiVersion } from '../../contract/index.js';
 import { sendError } from '../errors.js';
@@ -13,7 +14,18 @@ export const ROUTE_TABLE: { path: string; v1: HTTPMethods[]; v2: HTTPMethods[] }
   { path: '/chambers/:id/events', v1: [], v2: ['GET'] },
 ];
 
-const ALL_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+/**
+ * Every method node's HTTP parser accepts (TRACE, PROPFIND, PURGE, …): a known path answers
+ * each one it does not serve with 405. CONNECT is not a request for a path. buildApp lets
+ * Fastify route them all (acceptHttpMethods).
+ */
+const ALL_METHODS = METHODS.filter((m) => m !== 'CONNECT') as HTTPMethods[];
+
+/** Makes Fastify route every method of ALL_METHODS (it knows only the common ones). */
+export function acceptHttpMethods(app: FastifyInstance): void {
+  const known = new Set(app.supportedMethods);
+  for (const m of ALL_METHODS) if (!known.has(m)) app.addHttpMethod(m, { hasBody: true });
+}
 
 /**
  * Answers every method `served` does not include with 405 and an `Allow` header listing

@@ -212,14 +212,19 @@ export class PgStorage implements DirectoryStore {
     await this.sql`INSERT INTO events ${this.sql({ ...event })}`;
   }
 
+  /** As the SQLite storage: statuses judged at `f.now` (index events_by_live_start). */
   async listEvents(chamberId: string, f: EventFilter): Promise<Page<Event>> {
     const where = new Where();
     where.add('chamber_id', chamberId);
-    if (f.status) where.add('status', f.status);
+    if (f.status === 'canceled') where.add('status', 'canceled');
+    else if (f.status) {
+      where.raw("(status = 'canceled') = false");
+      where.add('ends_at', f.now, f.status === 'upcoming' ? '>=' : '<');
+    }
+    if (f.from) where.add('ends_at', f.from, '>=');
+    if (f.to) where.add('starts_at', f.to, '<=');
     let total: number;
-    if (f.from || f.to) {
-      if (f.from) where.add('ends_at', f.from, '>=');
-      if (f.to) where.add('starts_at', f.to, '<=');
+    if (f.from || f.to || (f.status && f.status !== 'canceled')) {
       // Bounded by one chamber's events, read from its index range.
       const [row] = await this.sql.unsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM events${where.sql()}`, where.args, { prepare: true });
       total = row!.n;
@@ -227,7 +232,7 @@ export class PgStorage implements DirectoryStore {
       total = await this.sumCounts('event_counts', where);
     }
     const rows = await this.page<Event>(`SELECT ${EVENT_SELECT} FROM events`, where, 'starts_at, id', f, total);
-    return { docs: rows.map((r) => JSON.stringify(eventOf(r))), total };
+    return { docs: rows.map((r) => JSON.stringify(eventOf(r, f.now))), total };
   }
 
   // ------------------------------------------------------------------ helpers
@@ -252,9 +257,13 @@ export class PgStorage implements DirectoryStore {
 class Where {
   readonly args: (string | number)[] = [];
   private readonly terms: string[] = [];
-  add(column: string, value: string | number, op: '=' | '>=' | '<=' = '='): void {
+  add(column: string, value: string | number, op: '=' | '>=' | '<=' | '<' = '='): void {
     this.args.push(value);
     this.terms.push(`${column} ${op} $${this.args.length}`);
+  }
+  /** A condition without parameters. */
+  raw(term: string): void {
+    this.terms.push(term);
   }
   sql(): string {
     return this.terms.length ? ` WHERE ${this.terms.join(' AND ')}` : '';
@@ -280,11 +289,12 @@ const memberOf = (r: Member): Member => ({
   status: r.status,
   joined_at: r.joined_at,
 });
-const eventOf = (r: Event): Event => ({
+/** The event as returned: its status judged at `now` (decisions.md), as the SQLite storage does. */
+const eventOf = (r: Event, now: string): Event => ({
   id: r.id,
   chamber_id: r.chamber_id,
   title: r.title,
-  status: r.status,
+  status: r.status === 'canceled' ? 'canceled' : r.ends_at >= now ? 'upcoming' : 'past',
   starts_at: r.starts_at,
   ends_at: r.ends_at,
   location: r.location,

@@ -16,18 +16,22 @@ const BATCH = 2000;
  */
 export async function seedPostgres(sql: Sql, opts: { size: 'standard' | 'large'; now: Date; seed?: number }): Promise<SeededCounts | undefined> {
   const plan = planDemo(opts);
-  return sql.begin(async (tx) => {
+  const counts = await sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${SEED_LOCK})`;
     const [used] = await tx<{ used: boolean }[]>`SELECT EXISTS (SELECT 1 FROM chambers) OR EXISTS (SELECT 1 FROM clients) AS used`;
     if (used!.used) return undefined;
     for (const table of ['chambers', 'members', 'events']) await tx.unsafe(`ALTER TABLE ${table} DISABLE TRIGGER ${table}_count`);
-    const counts = await insertRows(tx as unknown as Sql, plan);
+    const inserted = await insertRows(tx as unknown as Sql, plan);
     for (const table of ['chambers', 'members', 'events']) await tx.unsafe(`ALTER TABLE ${table} ENABLE TRIGGER ${table}_count`);
     await tx`INSERT INTO chamber_counts SELECT type, status, 0, count(*) FROM chambers GROUP BY type, status`;
     await tx`INSERT INTO member_counts SELECT chamber_id, status, 0, count(*) FROM members GROUP BY chamber_id, status`;
     await tx`INSERT INTO event_counts SELECT chamber_id, status, 0, count(*) FROM events GROUP BY chamber_id, status`;
-    return counts;
+    return inserted;
   });
+  // Planner statistics for the new rows now, not whenever autovacuum gets to them: without
+  // them the first requests may scan instead of using the indexes.
+  if (counts) await sql`ANALYZE`;
+  return counts;
 }
 
 async function insertRows(sql: Sql, plan: DemoPlan): Promise<SeededCounts> {

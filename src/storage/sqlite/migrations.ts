@@ -130,6 +130,11 @@ const MIGRATIONS: string[] = [
       ON CONFLICT (chamber_id, status) DO UPDATE SET n = n + 1;
   END;
   `,
+  // 2: events age (decisions.md): `upcoming` and `past` are judged from ends_at when read, so
+  // those filters read a chamber's events that are not canceled, in start order.
+  `
+  CREATE INDEX events_by_live_start ON events (chamber_id, status = 'canceled', starts_at, id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

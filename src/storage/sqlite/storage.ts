@@ -39,16 +39,22 @@ export class Storage {
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
 
-  constructor(path: string) {
+  /**
+   * `cacheMiB` bounds SQLite's memory: the page cache and the memory map of the file each
+   * get that many MiB. Without it: a 64 MiB page cache and a map of up to 1 GiB, so that
+   * a list request on a large database costs no read() calls, which otherwise dominate
+   * (bench:server); the mapped pages count in the process's RSS (README, "Memory").
+   */
+  constructor(path: string, opts: { cacheMiB?: number } = {}) {
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
-    // Reads through a memory map and a 64 MiB page cache: a list request then costs no
-    // read() calls, which otherwise dominate on a large database (bench:server).
-    this.db.pragma('mmap_size = 1073741824');
-    this.db.pragma('cache_size = -65536');
+    const cacheMiB = opts.cacheMiB ?? 64;
+    const mmapMiB = opts.cacheMiB ?? 1024;
+    this.db.pragma(`mmap_size = ${mmapMiB * 1024 * 1024}`);
+    this.db.pragma(`cache_size = ${-cacheMiB * 1024}`);
     migrate(this.db);
   }
 
@@ -221,20 +227,29 @@ export class Storage {
     ).run(event);
   }
 
+  /**
+   * A chamber's events in start order, statuses judged at `f.now`. `upcoming` and `past`
+   * read the chamber's events that are not canceled in start order (index
+   * events_by_live_start) and keep those that end after (or before) now.
+   */
   listEvents(chamberId: string, f: EventFilter): Page<Event> {
     const where = ['chamber_id = ?'];
     const args: unknown[] = [chamberId];
-    if (f.status) (where.push('status = ?'), args.push(f.status));
+    if (f.status === 'canceled') where.push("status = 'canceled'");
+    else if (f.status) {
+      where.push("(status = 'canceled') = 0", f.status === 'upcoming' ? 'ends_at >= ?' : 'ends_at < ?');
+      args.push(f.now);
+    }
+    if (f.from) (where.push('ends_at >= ?'), args.push(f.from));
+    if (f.to) (where.push('starts_at <= ?'), args.push(f.to));
     let total: number;
-    if (f.from || f.to) {
-      if (f.from) (where.push('ends_at >= ?'), args.push(f.from));
-      if (f.to) (where.push('starts_at <= ?'), args.push(f.to));
+    if (f.from || f.to || (f.status && f.status !== 'canceled')) {
       // Bounded by one chamber's events, read from its index range.
       total = (this.stmt(`SELECT count(*) AS n FROM events WHERE ${where.join(' AND ')}`).get(...args) as { n: number }).n;
     } else {
-      total = this.sumCounts('event_counts', where, args);
+      total = this.sumCounts('event_counts', f.status ? ['chamber_id = ?', "status = 'canceled'"] : ['chamber_id = ?'], [chamberId]);
     }
-    const docs = this.page<Event>(`SELECT ${EVENT_JSON} FROM events`, where, args, 'starts_at, id', f, total);
+    const docs = this.page<Event>(`SELECT ${EVENT_JSON} FROM events`, where, args, 'starts_at, id', f, total, [f.now]);
     return { docs, total };
   }
 
@@ -245,11 +260,12 @@ export class Storage {
     return (this.stmt(sql).get(...args) as { n: number }).n;
   }
 
-  private page<T>(select: string, where: string[], args: unknown[], order: string, p: Paging, total: number): JsonText<T>[] {
+  /** `selectArgs` are the parameters of `select` itself, before those of `where`. */
+  private page<T>(select: string, where: string[], args: unknown[], order: string, p: Paging, total: number, selectArgs: unknown[] = []): JsonText<T>[] {
     const offset = (p.page - 1) * p.perPage;
     if (offset >= total) return []; // past the last page: no query, and no huge OFFSET
     const sql = `${select}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ? OFFSET ?`;
-    return this.stmt(sql).pluck().all(...args, p.perPage, offset) as JsonText<T>[];
+    return this.stmt(sql).pluck().all(...selectArgs, ...args, p.perPage, offset) as JsonText<T>[];
   }
 }
 

@@ -174,7 +174,17 @@ function run(entry, args, env = process.env) {
       for (const { cacheFile, script } of unsaved) writeCacheData(cache.dir, cacheFile, script.createCachedData());
     });
   }
-  load(entry);
+  try {
+    load(entry);
+  } catch (err) {
+    // an installation without its bundle (a build that never ran or was interrupted)
+    if (err && err.code === 'ENOENT' && err.path === entry) {
+      process.stderr.write(`error: ${entry} is missing: this copy of chamberctl is not built (npm run build)\n`);
+      process.exitCode = 1;
+      return;
+    }
+    throw err;
+  }
 }
 
 module.exports = { run, commandOf, readCacheData };

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { ApiVersion } from '../contract/index.js';
+import { CredentialGuard } from './auth/credential-guard.js';
 import { registerTokenEndpoint } from './auth/token-endpoint.js';
 import type { ServerDeps } from './deps.js';
 import { sendError, sendOAuthError } from './errors.js';
@@ -147,6 +148,8 @@ export function buildApp(opts: AppOptions): FastifyInstance {
 
   // For a load balancer: 200 while the database answers, 503 (and out of rotation) when not.
   const publicUrl = () => opts.publicUrl ?? listeningUrl(app);
+  // one per server: the failure limit and the remembered credentials span both versions
+  const guard = new CredentialGuard(() => opts.now().getTime());
 
   app.get('/healthz', async (_request, reply) => {
     if (await answersWithin(opts.store.ping(), HEALTH_TIMEOUT_MS)) return { status: 'ok', database: 'ok' };
@@ -161,7 +164,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     methodNotAllowed(app, `/.well-known/oauth-authorization-server/${version}`, ['GET']);
     app.register(
       async (scope) => {
-        registerTokenEndpoint(scope, version, opts);
+        registerTokenEndpoint(scope, version, opts, guard);
         registerChamberRoutes(scope, version, opts);
         registerMemberRoutes(scope, version, opts);
         if (version === 'v2') registerEventRoutes(scope, opts);

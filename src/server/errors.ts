@@ -13,7 +13,7 @@ export function sendFieldErrors(reply: FastifyReply, status: number, error: stri
   return reply.code(status).type('application/json; charset=utf-8').send({ error, fields });
 }
 
-export type OAuthError = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_token';
+export type OAuthError = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_token' | 'temporarily_unavailable';
 
 /** Token endpoint errors (RFC 6749 section 5.2); never cached. */
 export function sendOAuthError(

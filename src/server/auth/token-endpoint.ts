@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TOKEN_LIFETIME_SECONDS, type ApiVersion } from '../../contract/index.js';
 import { isJsonObject, sendOAuthError } from '../errors.js';
 import type { ServerDeps } from '../deps.js';
+import type { CredentialGuard } from './credential-guard.js';
 import { newAccessToken, tokenHash, verifySecret } from './secrets.js';
 
 interface Credentials {
@@ -40,7 +41,7 @@ function bodyParams(body: unknown): Map<string, unknown> | null {
 }
 
 /** POST /{version}/auth/token: the client credentials grant, issuing tokens bound to `version`. */
-export function registerTokenEndpoint(app: FastifyInstance, version: ApiVersion, deps: ServerDeps): void {
+export function registerTokenEndpoint(app: FastifyInstance, version: ApiVersion, deps: ServerDeps, guard: CredentialGuard): void {
   app.post('/auth/token', async (request: FastifyRequest, reply) => {
     deps.stats.tokenRequests++;
     reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
@@ -82,8 +83,17 @@ export function registerTokenEndpoint(app: FastifyInstance, version: ApiVersion,
     }
 
     const stored = await deps.store.clientSecretHash(creds.clientId);
-    if (!(await verifySecret(creds.clientSecret, stored))) {
-      return sendOAuthError(reply, 401, 'invalid_client', 'client authentication failed', usedBasic);
+    if (!guard.remembers(creds.clientId, creds.clientSecret, stored)) {
+      const limited = guard.admit(request.ip);
+      if (limited) {
+        reply.header('Retry-After', String(limited.retryAfterSeconds));
+        return sendOAuthError(reply, 429, 'temporarily_unavailable', `too many failed client authentications from this address; try again in ${limited.retryAfterSeconds} s`);
+      }
+      if (!(await verifySecret(creds.clientSecret, stored))) {
+        return sendOAuthError(reply, 401, 'invalid_client', 'client authentication failed', usedBasic);
+      }
+      guard.succeeded(request.ip);
+      guard.remember(creds.clientId, creds.clientSecret, stored!);
     }
 
     const nowMs = deps.now().getTime();

@@ -11,6 +11,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const FAILURE_LIMIT = 30;
 export const WINDOW_MS = 60_000;
+/** How long a 429 to a limited address is held back (a flood then slows itself down). */
+export const LIMITED_ANSWER_DELAY_MS = 1000;
 const REMEMBER_MS = 10 * 60_000;
 /** Bounds on memory: addresses tracked, clients remembered. */
 const MAX_ADDRESSES = 10_000;

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TOKEN_LIFETIME_SECONDS, type ApiVersion } from '../../contract/index.js';
 import { isJsonObject, sendOAuthError } from '../errors.js';
 import type { ServerDeps } from '../deps.js';
-import type { CredentialGuard } from './credential-guard.js';
+import { setTimeout as delay } from 'node:timers/promises';
+import { LIMITED_ANSWER_DELAY_MS, type CredentialGuard } from './credential-guard.js';
 import { newAccessToken, tokenHash, verifySecret } from './secrets.js';
 
 interface Credentials {
@@ -86,6 +87,9 @@ export function registerTokenEndpoint(app: FastifyInstance, version: ApiVersion,
     if (!guard.remembers(creds.clientId, creds.clientSecret, stored)) {
       const limited = guard.admit(request.ip);
       if (limited) {
+        // Held back a moment: a flood waiting on its own answers sends fewer requests, so
+        // answering it costs less of what good clients need (bench:token).
+        await delay(LIMITED_ANSWER_DELAY_MS);
         reply.header('Retry-After', String(limited.retryAfterSeconds));
         return sendOAuthError(reply, 429, 'temporarily_unavailable', `too many failed client authentications from this address; try again in ${limited.retryAfterSeconds} s`);
       }

@@ -1,8 +1,14 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// Which run this is: `npm test` (SQLite), its second run on PostgreSQL, or the real-shell
+// completion tests (`npm run test:shells`, which need bash, zsh and fish installed).
+const run = process.env.CHAMBERCTL_TEST_SHELLS ? 'shells' : process.env.CHAMBERCTL_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+const SHELL_TESTS = 'test/completion/shells.test.ts';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: run === 'shells' ? [SHELL_TESTS] : ['test/**/*.test.ts'],
+    exclude: run === 'shells' ? configDefaults.exclude : [...configDefaults.exclude, SHELL_TESTS],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -12,7 +18,7 @@ export default defineConfig({
     // (the second run of `npm test`, on PostgreSQL, writes a report of its own)
     reporters: [
       'default',
-      ['json', { outputFile: process.env.CHAMBERCTL_TEST_BACKEND === 'postgres' ? '.test-results-postgres.json' : '.test-results.json' }],
+      ['json', { outputFile: run === 'sqlite' ? '.test-results.json' : `.test-results-${run}.json` }],
     ],
   },
 });

@@ -20,6 +20,13 @@ export interface CliContext {
 }
 
 export function processContext(): CliContext {
+  // A reader that stops early (`chamberctl --help | head -1`) closes the pipe: the output has
+  // simply ended, as with any Unix tool. Without a listener node would crash with EPIPE.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+    });
+  }
   return {
     stdout: process.stdout,
     stderr: process.stderr,

@@ -11,7 +11,6 @@ export function registerEventRoutes(app: FastifyInstance, deps: ServerDeps): voi
   app.get<{ Params: { id: string } }>('/chambers/:id/events', { onRequest: requireBearer('v2', deps) }, async (request, reply) => {
     const q = parseVersionQuery(request, reply, 'v2', EventsQueryV2);
     if (!q) return reply;
-    if (!(await deps.store.chamberType(request.params.id))) return sendError(reply, 404, chamberNotFound(request.params.id));
     const page = await deps.store.listEvents(request.params.id, {
       page: q.page,
       perPage: q.per_page,
@@ -20,6 +19,8 @@ export function registerEventRoutes(app: FastifyInstance, deps: ServerDeps): voi
       to: q['filter[date_to]'],
       now: deps.now().toISOString(),
     });
+    // an empty list may be a chamber that does not exist: only then is it looked up
+    if (page.total === 0 && !(await deps.store.chamberType(request.params.id))) return sendError(reply, 404, chamberNotFound(request.params.id));
     return sendPage(reply, page, q);
   });
 }

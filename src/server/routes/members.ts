@@ -14,13 +14,14 @@ export function registerMemberRoutes(app: FastifyInstance, version: ApiVersion, 
   app.get<ChamberParams>('/chambers/:id/members', { onRequest }, async (request, reply) => {
     const q = parseVersionQuery(request, reply, version, MembersQueryV2);
     if (!q) return reply;
-    if (!(await deps.store.chamberType(request.params.id))) return sendError(reply, 404, chamberNotFound(request.params.id));
     const page = await deps.store.listMembers(request.params.id, {
       page: q.page,
       perPage: q.per_page,
       status: q['filter[status]'],
       sort: q.sort,
     });
+    // an empty list may be a chamber that does not exist: only then is it looked up
+    if (page.total === 0 && !(await deps.store.chamberType(request.params.id))) return sendError(reply, 404, chamberNotFound(request.params.id));
     return sendPage(reply, page, q);
   });
 

@@ -140,14 +140,7 @@ export class PgStorage implements DirectoryStore {
     const where = new Where();
     if (f.type) where.add('type', f.type);
     if (f.status) where.add('status', f.status);
-    const total = await this.sumCounts('chamber_counts', where);
-    const rows = await this.page<ChamberRow>(
-      `SELECT ${CHAMBER_SELECT} FROM chambers`,
-      where,
-      orderBy(f.sort ?? { field: 'created_at', desc: false }),
-      f,
-      total,
-    );
+    const { rows, total } = await this.countedPage<ChamberRow>('chamber_counts', CHAMBER_SELECT, 'chambers', where, orderBy(f.sort ?? { field: 'created_at', desc: false }), f);
     return { docs: rows.map((r) => JSON.stringify(toChamber(r))), total };
   }
 
@@ -173,14 +166,7 @@ export class PgStorage implements DirectoryStore {
     const where = new Where();
     where.add('chamber_id', chamberId);
     if (f.status) where.add('status', f.status);
-    const total = await this.sumCounts('member_counts', where);
-    const rows = await this.page<Member>(
-      `SELECT ${MEMBER_SELECT} FROM members`,
-      where,
-      orderBy(f.sort ?? { field: 'joined_at', desc: false }),
-      f,
-      total,
-    );
+    const { rows, total } = await this.countedPage<Member>('member_counts', MEMBER_SELECT, 'members', where, orderBy(f.sort ?? { field: 'joined_at', desc: false }), f);
     return { docs: rows.map(memberJson), total };
   }
 
@@ -244,6 +230,22 @@ export class PgStorage implements DirectoryStore {
     return Number(row!.n);
   }
 
+  /**
+   * A page and the list's total in one round trip: the total from the counter rows, and the
+   * page read only when its offset is below that total (a page past the end costs no scan).
+   * `where` filters on columns the counter table has too.
+   */
+  private async countedPage<T>(counts: string, columns: string, table: string, where: Where, order: string, p: Paging): Promise<{ rows: T[]; total: number }> {
+    const offset = (p.page - 1) * p.perPage;
+    const n = where.args.length;
+    const text =
+      `SELECT t.total, p.* FROM (SELECT coalesce(sum(n), 0)::bigint AS total FROM ${counts}${where.sql()}) t ` +
+      `LEFT JOIN LATERAL (SELECT ${columns} FROM ${table}${where.sql(`t.total > $${n + 2}`)} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}) p ON true`;
+    const rows = (await this.sql.unsafe(text, [...where.args, p.perPage, offset], { prepare: true })) as unknown as (T & { total: string; id: string | null })[];
+    const total = Number(rows[0]?.total ?? 0);
+    return { rows: rows.filter((r) => r.id !== null).map(({ total: _t, ...row }) => row as unknown as T), total };
+  }
+
   private async page<T>(select: string, where: Where, order: string, p: Paging, total: number): Promise<T[]> {
     const offset = (p.page - 1) * p.perPage;
     if (offset >= total) return []; // past the last page: no query, and no huge OFFSET
@@ -265,8 +267,10 @@ class Where {
   raw(term: string): void {
     this.terms.push(term);
   }
-  sql(): string {
-    return this.terms.length ? ` WHERE ${this.terms.join(' AND ')}` : '';
+  /** ` WHERE …` with the conditions (and `extra`), or nothing when there are none. */
+  sql(extra?: string): string {
+    const terms = extra ? [...this.terms, extra] : this.terms;
+    return terms.length ? ` WHERE ${terms.join(' AND ')}` : '';
   }
 }
 

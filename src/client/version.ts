@@ -26,7 +26,7 @@ export function chooseApiVersion(
     pinnedBy.flag
       ? `${what} API v2, but --api-version v1 was given; use --api-version v2 or auto`
       : `${what} API v2, but profile "${pinnedBy.profile}" is pinned to v1; ` +
-          `use --api-version v2, or chamberctl login --api-version auto to unpin it`,
+          `use --api-version v2, or unpin it with \`chamberctl config set api-version auto\``,
   );
 }
 

@@ -6,7 +6,7 @@ import { examples } from './help-text.js';
 /** The command's options merged with the global ones (given before or after the subcommand). */
 const globals = (cmd: Command) => cmd.optsWithGlobals() as GlobalOptions;
 
-/** login, logout, auth status|token, profiles list|use|remove. */
+/** login, logout, auth status|token, profiles list|use|remove, config get|set|list. */
 export function registerAuthCommands(program: Command, ctx: CliContext): void {
   program
     .command('login')
@@ -132,5 +132,48 @@ Examples:
     .action(async (name: string, _opts, cmd: Command) => {
       const { runProfilesRemove } = await import('./profiles.js');
       await runProfilesRemove(name, globals(cmd), ctx);
+    });
+
+  const config = program
+    .command('config')
+    .description("Show or change a profile's settings without logging in again")
+    .addHelpText(
+      'after',
+      `
+Settings: base-url and api-version (auto, v1, v2) can be set; client-id and logged-in
+are shown (login sets them). The client secret is never shown. --profile picks the profile.
+${examples(['chamberctl config list', 'chamberctl config set api-version auto', 'chamberctl config set base-url https://directory.example.org --profile staging'])}`,
+    );
+  config
+    .command('list')
+    .description("Show every setting of the profile")
+    .addHelpText('after', examples(['chamberctl config list', 'chamberctl config list --json --profile staging']))
+    .action(async (_opts, cmd: Command) => {
+      const { runConfigList } = await import('./config.js');
+      await runConfigList(globals(cmd), ctx);
+    });
+  config
+    .command('get')
+    .argument('<key>', 'base-url, api-version, client-id or logged-in')
+    .description('Print one setting of the profile')
+    .addHelpText('after', examples(['chamberctl config get base-url', 'curl "$(chamberctl config get base-url)/v2/openapi.json"']))
+    .action(async (key: string, _opts, cmd: Command) => {
+      const { runConfigGet } = await import('./config.js');
+      await runConfigGet(key, globals(cmd), ctx);
+    });
+  config
+    .command('set')
+    .argument('<key>', 'base-url or api-version')
+    .argument('<value>', 'the new value')
+    .description('Change one setting of the profile; the credentials stay')
+    .addHelpText(
+      'after',
+      `
+Changing base-url removes the tokens cached for the old server.
+${examples(['chamberctl config set api-version auto', 'chamberctl config set base-url http://127.0.0.1:9090'])}`,
+    )
+    .action(async (key: string, value: string, _opts, cmd: Command) => {
+      const { runConfigSet } = await import('./config.js');
+      await runConfigSet(key, value, globals(cmd), ctx);
     });
 }

@@ -31,7 +31,7 @@ describe('API version choice', () => {
     expect(chooseApiVersion('v1', [], profile)).toBe('v1');
     const err = usage(() => chooseApiVersion('v1', ['--status'], profile));
     expect(err.message).toBe(
-      '--status needs API v2, but profile "work" is pinned to v1; use --api-version v2, or chamberctl login --api-version auto to unpin it',
+      '--status needs API v2, but profile "work" is pinned to v1; use --api-version v2, or unpin it with `chamberctl config set api-version auto`',
     );
   });
 

@@ -82,7 +82,7 @@ describe('events list', () => {
       const r = await v1.run(['events', 'list', chamber.id]);
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toBe(
-        'error: events list needs API v2, but profile "default" is pinned to v1; use --api-version v2, or chamberctl login --api-version auto to unpin it\n',
+        'error: events list needs API v2, but profile "default" is pinned to v1; use --api-version v2, or unpin it with `chamberctl config set api-version auto`\n',
       );
       const ok = await v1.run(['events', 'list', chamber.id, '--api-version', 'v2', '--json']);
       expect(ok.exitCode).toBe(0);

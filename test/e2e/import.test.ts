@@ -226,7 +226,7 @@ describe('members import: refused before anything is sent', () => {
       const r = await v1.run(['members', 'import', 'ch_x', file]);
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toBe(
-        'error: members import needs API v2, but profile "default" is pinned to v1; use --api-version v2, or chamberctl login --api-version auto to unpin it\n',
+        'error: members import needs API v2, but profile "default" is pinned to v1; use --api-version v2, or unpin it with `chamberctl config set api-version auto`\n',
       );
     } finally {
       await v1.cleanup();

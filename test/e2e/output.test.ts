@@ -44,7 +44,7 @@ describe('API versions', () => {
         const r = await cli.run(['chambers', 'list', '--status', 'active']);
         expect(r.exitCode).toBe(2);
         expect(r.stderr).toBe(
-          'error: --status needs API v2, but profile "default" is pinned to v1; use --api-version v2, or chamberctl login --api-version auto to unpin it\n',
+          'error: --status needs API v2, but profile "default" is pinned to v1; use --api-version v2, or unpin it with `chamberctl config set api-version auto`\n',
         );
         const create = await cli.run(['chambers', 'create', '--name', 'X', '--type', 'hq', '--street', 's', '--city', 'c', '--country', 'DE']);
         expect(create.exitCode).toBe(2);

@@ -1,0 +1,75 @@
+// `chamberctl config get|set|list`: a profile's settings changed without the secret, which
+// is never shown; a new base URL drops the tokens of the old server.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggedIn, type LoggedIn } from '../commands/logged-in.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let cli: LoggedIn;
+beforeAll(async () => {
+  server = await startTestServer({ seed: 'demo' });
+  cli = await loggedIn(server);
+  expect((await cli.run(['chambers', 'list'])).exitCode).toBe(0); // caches a token
+});
+afterAll(async () => {
+  await cli?.cleanup();
+  await server?.close();
+});
+
+const configFile = () => readFile(join(cli.dir, 'config.json'), 'utf8');
+
+describe('chamberctl config', () => {
+  it('list shows the settings, never the secret', async () => {
+    const list = await cli.json(['config', 'list']);
+    expect(list).toEqual({ profile: 'default', 'base-url': server.baseUrl, 'api-version': 'auto', 'client-id': server.clientId, 'logged-in': true });
+    const plain = await cli.run(['config', 'list']);
+    expect(plain.stdout).toBe(`base-url\t${server.baseUrl}\napi-version\tauto\nclient-id\t${server.clientId}\nlogged-in\ttrue\n`);
+    expect(plain.stdout + plain.stderr).not.toContain(server.clientSecret);
+    expect((await cli.run(['config', 'get', 'base-url'])).stdout).toBe(`${server.baseUrl}\n`);
+  });
+
+  it('set api-version pins and unpins the profile, and the v1-pinned error names it', async () => {
+    expect((await cli.run(['config', 'set', 'api-version', 'v1'])).exitCode).toBe(0);
+    expect((await cli.run(['config', 'get', 'api-version'])).stdout).toBe('v1\n');
+    const pinned = await cli.run(['chambers', 'list', '--status', 'active']);
+    expect(pinned.exitCode).toBe(2);
+    expect(pinned.stderr).toContain('chamberctl config set api-version auto');
+    expect((await cli.run(['config', 'set', 'api-version', 'auto'])).exitCode).toBe(0);
+    expect((await cli.run(['chambers', 'list', '--status', 'active'])).exitCode).toBe(0);
+    // the credentials stayed
+    expect(await configFile()).toContain(server.clientSecret);
+  });
+
+  it('set base-url normalises it and drops the tokens of the old server; the credentials stay', async () => {
+    expect(await configFile()).toContain('accessToken');
+    const r = await cli.run(['config', 'set', 'base-url', `${server.baseUrl}/`, '--json']);
+    expect(JSON.parse(r.stdout)).toEqual({ profile: 'default', key: 'base-url', value: server.baseUrl });
+    expect(await configFile()).toContain('accessToken'); // same URL: nothing changed
+    const moved = await cli.run(['config', 'set', 'base-url', 'http://127.0.0.1:1']);
+    expect(moved.stderr).toContain('cached tokens of the old server removed');
+    expect(await configFile()).not.toContain('accessToken');
+    expect(await configFile()).toContain(server.clientSecret);
+    await cli.run(['config', 'set', 'base-url', server.baseUrl]);
+    expect((await cli.run(['chambers', 'list'])).exitCode).toBe(0); // logs in again by itself
+  });
+
+  it.each([
+    [['config', 'get', 'colour'], /unknown setting "colour"; settings: base-url, api-version, client-id, logged-in/],
+    [['config', 'set', 'api-version', 'v3'], /api-version must be one of: auto, v1, v2/],
+    [['config', 'set', 'base-url', 'ftp://x'], /base-url must be an http/],
+    [['config', 'set', 'client-id', 'x'], /client-id is set by `chamberctl login`/],
+  ])('%j is a usage error (exit 2)', async (args, message) => {
+    const r = await cli.run(args);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a profile that does not exist is exit 3 with the login hint', async () => {
+    const r = await cli.run(['config', 'list', '--profile', 'nope']);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain('chamberctl login --profile nope');
+  });
+});

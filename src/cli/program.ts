@@ -18,6 +18,8 @@ export function buildProgram(ctx: CliContext, version: string): Command {
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)
+    // A subcommand's --help lists the global options it also takes, as gh's INHERITED FLAGS do.
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),

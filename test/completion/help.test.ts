@@ -41,6 +41,15 @@ describe('help', () => {
     expect(c.out(), `chamberctl ${path.join(' ')} --help shows no example`).toMatch(EXAMPLE);
   });
 
+  it('a subcommand lists the global options it also takes', async () => {
+    const c = ctx();
+    expect(await run(['members', 'list', '--help'], c, '0.0.0-test')).toBe(0);
+    const global = c.out().split('Global Options:\n')[1] ?? '';
+    for (const option of ['--profile <name>', '--json', '--api-version <version>', '--base-url <url>', '--no-color', '--verbose']) {
+      expect(global, option).toContain(option);
+    }
+  });
+
   it('the program itself has examples', async () => {
     const c = ctx();
     expect(await run(['--help'], c, '0.0.0-test')).toBe(0);

@@ -1,4 +1,4 @@
-import type { Chamber, ChamberCreate, ChamberStatus, Member, MemberCreate, MemberStatus } from '../contract/index.js';
+import type { Chamber, ChamberCreate, ChamberStatus, Event, Member, MemberCreate, MemberStatus } from '../contract/index.js';
 
 // Column lists, and the SQL that renders a row as the resource's JSON, in one place for
 // every query that reads them. Reads build the JSON inside SQLite (json_object): a page then
@@ -14,18 +14,27 @@ export type JsonText<T> = string & { readonly __encodes?: T };
 
 export const parseJsonText = <T>(text: JsonText<T>): T => JSON.parse(text) as T;
 
-export const CHAMBER_JSON = `json_object('id', id, 'name', name, 'type', type, 'hq_id', hq_id, 'status', status,
+const CHAMBER_OBJECT = `json_object('id', id, 'name', name, 'type', type, 'hq_id', hq_id, 'status', status,
   'address', json_object('street', street, 'city', city, 'postal_code', postal_code, 'country', country),
   'created_at', created_at)`;
-export const MEMBER_JSON = `json_object('id', id, 'chamber_id', chamber_id, 'name', name, 'email', email, 'phone', phone,
+const MEMBER_OBJECT = `json_object('id', id, 'chamber_id', chamber_id, 'name', name, 'email', email, 'phone', phone,
   'membership_type', membership_type, 'status', status, 'joined_at', joined_at)`;
+/** Its parameter: the moment event statuses are judged at (ISO 8601, UTC); see EVENT_JSON. */
+const EVENT_STATUS = `CASE WHEN status = 'canceled' THEN 'canceled' WHEN ends_at >= ? THEN 'upcoming' ELSE 'past' END`;
+const EVENT_OBJECT = `json_object('id', id, 'chamber_id', chamber_id, 'title', title,
+  'status', ${EVENT_STATUS}, 'starts_at', starts_at, 'ends_at', ends_at, 'location', location)`;
+
+// A record pulled from another server, or loaded from a snapshot, is served as its source
+// sent it (`raw`) when that differs from what the columns give: fields this project does
+// not know are kept (README, "Working offline").
+export const CHAMBER_JSON = `coalesce(raw, ${CHAMBER_OBJECT})`;
+export const MEMBER_JSON = `coalesce(raw, ${MEMBER_OBJECT})`;
 /**
  * An event's status is judged when it is read (decisions.md): `canceled` as stored, else
- * `upcoming` until it ends and `past` after. The first parameter is that moment (ISO 8601, UTC).
+ * `upcoming` until it ends and `past` after. Its first two parameters are that moment (better-sqlite3
+ * does not bind one numbered parameter twice).
  */
-export const EVENT_JSON = `json_object('id', id, 'chamber_id', chamber_id, 'title', title,
-  'status', CASE WHEN status = 'canceled' THEN 'canceled' WHEN ends_at >= ? THEN 'upcoming' ELSE 'past' END,
-  'starts_at', starts_at, 'ends_at', ends_at, 'location', location)`;
+export const EVENT_JSON = `CASE WHEN raw IS NULL THEN ${EVENT_OBJECT} ELSE json_set(raw, '$.status', ${EVENT_STATUS}) END`;
 
 export interface ChamberRow {
   id: string;
@@ -84,4 +93,44 @@ export function newMember(chamberId: string, input: MemberCreate, now: Date, sta
     status,
     joined_at: now.toISOString(),
   };
+}
+
+/** What the columns of a chamber give (the order every read of this project uses). */
+export const chamberOf = (c: Chamber): Chamber => ({
+  id: c.id,
+  name: c.name,
+  type: c.type,
+  hq_id: c.hq_id,
+  status: c.status,
+  address: { street: c.address.street, city: c.address.city, postal_code: c.address.postal_code, country: c.address.country },
+  created_at: c.created_at,
+});
+export const memberOf = (r: Member): Member => ({
+  id: r.id,
+  chamber_id: r.chamber_id,
+  name: r.name,
+  email: r.email,
+  phone: r.phone,
+  membership_type: r.membership_type,
+  status: r.status,
+  joined_at: r.joined_at,
+});
+/** `now` judges the status (decisions.md); without it, the stored status. */
+export const eventOf = (r: Event, now?: string): Event => ({
+  id: r.id,
+  chamber_id: r.chamber_id,
+  title: r.title,
+  status: now === undefined || r.status === 'canceled' ? r.status : r.ends_at >= now ? 'upcoming' : 'past',
+  starts_at: r.starts_at,
+  ends_at: r.ends_at,
+  location: r.location,
+});
+
+/**
+ * The `raw` column for a record from elsewhere: its JSON text when the columns alone would
+ * not give it back byte for byte (extra fields, another key order), else null.
+ */
+export function rawUnlessCanonical(record: object, canonical: object): string | null {
+  const text = JSON.stringify(record);
+  return text === JSON.stringify(canonical) ? null : text;
 }

@@ -148,6 +148,44 @@ const MIGRATIONS: string[] = [
   `
   CREATE INDEX events_by_live_start ON events (chamber_id, (status = 'canceled'), starts_at, id);
   `,
+  // 3: as SQLite's step 3: records kept as their source sent them, `sync pull` bookkeeping,
+  // local changes, and the answers to POSTs with an Idempotency-Key (shared by instances).
+  `
+  ALTER TABLE chambers ADD COLUMN raw text, ADD COLUMN synced_run bigint;
+  ALTER TABLE members ADD COLUMN raw text, ADD COLUMN synced_run bigint;
+  ALTER TABLE events ADD COLUMN raw text, ADD COLUMN synced_run bigint;
+
+  CREATE TABLE sync_state (key text COLLATE "C" PRIMARY KEY, value text NOT NULL);
+  CREATE TABLE sync_done (chamber_id text COLLATE "C" PRIMARY KEY);
+
+  CREATE TABLE local_changes (
+    seq             bigserial PRIMARY KEY,
+    id              text COLLATE "C" NOT NULL UNIQUE,
+    kind            text NOT NULL CHECK (kind IN ('chamber', 'member')),
+    record_id       text COLLATE "C" NOT NULL,
+    chamber_id      text COLLATE "C",
+    body            text NOT NULL,
+    idempotency_key text NOT NULL,
+    created_at      text NOT NULL,
+    state           text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'rejected')),
+    error           text,
+    attempted_at    text
+  );
+  CREATE INDEX local_changes_by_record ON local_changes (record_id);
+  CREATE INDEX local_changes_by_chamber ON local_changes (chamber_id) WHERE chamber_id IS NOT NULL;
+
+  CREATE TABLE idempotency_keys (
+    client_id    text COLLATE "C" NOT NULL,
+    key          text COLLATE "C" NOT NULL,
+    request_hash text NOT NULL,
+    status       integer NOT NULL,
+    location     text,
+    body         text NOT NULL,
+    created_ms   bigint NOT NULL,
+    PRIMARY KEY (client_id, key)
+  );
+  CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_ms);
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

@@ -11,7 +11,7 @@ import type {
   Sort,
 } from '../../contract/index.js';
 import { newId } from '../ids.js';
-import { newChamberRow, newMember, toChamber, type ChamberRow, type JsonText } from '../rows.js';
+import { eventOf, memberOf, newChamberRow, newMember, toChamber, type ChamberRow, type JsonText } from '../rows.js';
 import { emailKey, type ChamberFilter, type DirectoryStore, type EventFilter, type MemberFilter, type Page, type Paging, type SeededCounts } from '../store.js';
 import { migratePostgres } from './migrations.js';
 import { seedPostgres } from './seed.js';
@@ -25,9 +25,12 @@ export interface PgStorageOptions {
   onQuery?: (text: string, params: unknown[]) => void;
 }
 
-const CHAMBER_SELECT = 'id, name, type, hq_id, status, street, city, postal_code, country, created_at';
-const MEMBER_SELECT = 'id, chamber_id, name, email, phone, membership_type, status, joined_at';
-const EVENT_SELECT = 'id, chamber_id, title, status, starts_at, ends_at, location';
+const CHAMBER_SELECT = 'id, name, type, hq_id, status, street, city, postal_code, country, created_at, raw';
+const MEMBER_SELECT = 'id, chamber_id, name, email, phone, membership_type, status, joined_at, raw';
+const EVENT_SELECT = 'id, chamber_id, title, status, starts_at, ends_at, location, raw';
+
+/** A row as read: the columns, and the record as its source sent it when it differs (`raw`). */
+type Stored<T> = T & { raw: string | null };
 
 /** Identifies URLs that name a PostgreSQL database (`--db postgres://…`). */
 export const isPostgresUrl = (db: string) => /^postgres(ql)?:\/\//i.test(db);
@@ -140,13 +143,13 @@ export class PgStorage implements DirectoryStore {
     const where = new Where();
     if (f.type) where.add('type', f.type);
     if (f.status) where.add('status', f.status);
-    const { rows, total } = await this.countedPage<ChamberRow>('chamber_counts', CHAMBER_SELECT, 'chambers', where, orderBy(f.sort ?? { field: 'created_at', desc: false }), f);
-    return { docs: rows.map((r) => JSON.stringify(toChamber(r))), total };
+    const { rows, total } = await this.countedPage<Stored<ChamberRow>>('chamber_counts', CHAMBER_SELECT, 'chambers', where, orderBy(f.sort ?? { field: 'created_at', desc: false }), f);
+    return { docs: rows.map(chamberJson), total };
   }
 
   async getChamber(id: string): Promise<JsonText<Chamber> | undefined> {
-    const [row] = await this.sql.unsafe<ChamberRow[]>(`SELECT ${CHAMBER_SELECT} FROM chambers WHERE id = $1`, [id], { prepare: true });
-    return row && JSON.stringify(toChamber(row));
+    const [row] = await this.sql.unsafe<Stored<ChamberRow>[]>(`SELECT ${CHAMBER_SELECT} FROM chambers WHERE id = $1`, [id], { prepare: true });
+    return row && chamberJson(row);
   }
 
   async chamberType(id: string): Promise<ChamberType | undefined> {
@@ -166,7 +169,7 @@ export class PgStorage implements DirectoryStore {
     const where = new Where();
     where.add('chamber_id', chamberId);
     if (f.status) where.add('status', f.status);
-    const { rows, total } = await this.countedPage<Member>('member_counts', MEMBER_SELECT, 'members', where, orderBy(f.sort ?? { field: 'joined_at', desc: false }), f);
+    const { rows, total } = await this.countedPage<Stored<Member>>('member_counts', MEMBER_SELECT, 'members', where, orderBy(f.sort ?? { field: 'joined_at', desc: false }), f);
     return { docs: rows.map(memberJson), total };
   }
 
@@ -186,7 +189,7 @@ export class PgStorage implements DirectoryStore {
   }
 
   async getMember(chamberId: string, memberId: string): Promise<JsonText<Member> | undefined> {
-    const [row] = await this.sql.unsafe<Member[]>(`SELECT ${MEMBER_SELECT} FROM members WHERE id = $1 AND chamber_id = $2`, [memberId, chamberId], {
+    const [row] = await this.sql.unsafe<Stored<Member>[]>(`SELECT ${MEMBER_SELECT} FROM members WHERE id = $1 AND chamber_id = $2`, [memberId, chamberId], {
       prepare: true,
     });
     return row && memberJson(row);
@@ -217,8 +220,8 @@ export class PgStorage implements DirectoryStore {
     } else {
       total = await this.sumCounts('event_counts', where);
     }
-    const rows = await this.page<Event>(`SELECT ${EVENT_SELECT} FROM events`, where, 'starts_at, id', f, total);
-    return { docs: rows.map((r) => JSON.stringify(eventOf(r, f.now))), total };
+    const rows = await this.page<Stored<Event>>(`SELECT ${EVENT_SELECT} FROM events`, where, 'starts_at, id', f, total);
+    return { docs: rows.map((r) => eventJson(r, f.now)), total };
   }
 
   // ------------------------------------------------------------------ helpers
@@ -281,25 +284,15 @@ function orderBy(sort: Sort<string>): string {
   return `${column}${dir}, id${dir}`;
 }
 
-// Rows come back with exactly the resource's fields, in the resource's order.
-const memberJson = (r: Member): JsonText<Member> => JSON.stringify(memberOf(r));
-const memberOf = (r: Member): Member => ({
-  id: r.id,
-  chamber_id: r.chamber_id,
-  name: r.name,
-  email: r.email,
-  phone: r.phone,
-  membership_type: r.membership_type,
-  status: r.status,
-  joined_at: r.joined_at,
-});
+// Rows come back with exactly the resource's fields, in the resource's order, unless the
+// record came from elsewhere with more (`raw`, served as it came).
+const chamberJson = (r: Stored<ChamberRow>): JsonText<Chamber> => r.raw ?? JSON.stringify(toChamber(r));
+const memberJson = (r: Stored<Member>): JsonText<Member> => r.raw ?? JSON.stringify(memberOf(r));
 /** The event as returned: its status judged at `now` (decisions.md), as the SQLite storage does. */
-const eventOf = (r: Event, now: string): Event => ({
-  id: r.id,
-  chamber_id: r.chamber_id,
-  title: r.title,
-  status: r.status === 'canceled' ? 'canceled' : r.ends_at >= now ? 'upcoming' : 'past',
-  starts_at: r.starts_at,
-  ends_at: r.ends_at,
-  location: r.location,
-});
+function eventJson(r: Stored<Event>, now: string): JsonText<Event> {
+  const judged = eventOf(r, now);
+  if (r.raw === null) return JSON.stringify(judged);
+  const event = JSON.parse(r.raw) as Event;
+  event.status = judged.status;
+  return JSON.stringify(event);
+}

@@ -135,6 +135,52 @@ const MIGRATIONS: string[] = [
   `
   CREATE INDEX events_by_live_start ON events (chamber_id, status = 'canceled', starts_at, id);
   `,
+  // 3: offline work (README, "Working offline") and Idempotency-Key (decisions.md).
+  // - raw: a record as its source sent it (JSON), when that differs from what the columns
+  //   give (fields this project does not know, another key order); served back as it is.
+  // - synced_run: the `sync pull` that last saw the record (NULL: made here, or demo data);
+  //   a pull removes what it did not see, except the records of pending local changes.
+  // - local_changes: chambers and members created in a copy, in order, until `sync push`.
+  // - idempotency_keys: the first answer to a POST with an Idempotency-Key, for 24 hours.
+  `
+  ALTER TABLE chambers ADD COLUMN raw TEXT;
+  ALTER TABLE chambers ADD COLUMN synced_run INTEGER;
+  ALTER TABLE members ADD COLUMN raw TEXT;
+  ALTER TABLE members ADD COLUMN synced_run INTEGER;
+  ALTER TABLE events ADD COLUMN raw TEXT;
+  ALTER TABLE events ADD COLUMN synced_run INTEGER;
+
+  CREATE TABLE sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE sync_done (chamber_id TEXT PRIMARY KEY) WITHOUT ROWID;
+
+  CREATE TABLE local_changes (
+    seq             INTEGER PRIMARY KEY AUTOINCREMENT,
+    id              TEXT NOT NULL UNIQUE,
+    kind            TEXT NOT NULL CHECK (kind IN ('chamber', 'member')),
+    record_id       TEXT NOT NULL,
+    chamber_id      TEXT,
+    body            TEXT NOT NULL,
+    idempotency_key TEXT NOT NULL,
+    created_at      TEXT NOT NULL,
+    state           TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'rejected')),
+    error           TEXT,
+    attempted_at    TEXT
+  );
+  CREATE INDEX local_changes_by_record ON local_changes (record_id);
+  CREATE INDEX local_changes_by_chamber ON local_changes (chamber_id) WHERE chamber_id IS NOT NULL;
+
+  CREATE TABLE idempotency_keys (
+    client_id    TEXT NOT NULL,
+    key          TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    status       INTEGER NOT NULL,
+    location     TEXT,
+    body         TEXT NOT NULL,
+    created_ms   INTEGER NOT NULL,
+    PRIMARY KEY (client_id, key)
+  ) WITHOUT ROWID;
+  CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_ms);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

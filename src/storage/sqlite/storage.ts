@@ -247,7 +247,7 @@ export class Storage {
     } else {
       total = this.sumCounts('event_counts', f.status ? ['chamber_id = ?', "status = 'canceled'"] : ['chamber_id = ?'], [chamberId]);
     }
-    const docs = this.page<Event>(`SELECT ${EVENT_JSON} FROM events`, where, args, 'starts_at, id', f, total, [f.now]);
+    const docs = this.page<Event>(`SELECT ${EVENT_JSON} FROM events`, where, args, 'starts_at, id', f, total, [f.now, f.now]);
     return { docs, total };
   }
 

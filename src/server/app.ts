@@ -82,6 +82,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   });
 
   acceptHttpMethods(app);
+  app.decorateRequest('clientId', ''); // set by requireBearer (declared there)
   // An Expect other than 100-continue: node would answer 417 with an empty body.
   app.server.on('checkExpectation', (req, res) => {
     const body = JSON.stringify({ error: `the expectation ${JSON.stringify(req.headers.expect ?? '')} cannot be met; only 100-continue is supported` });

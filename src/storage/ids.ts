@@ -31,5 +31,5 @@ const ALPHABET_SORTED = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrs
  * rows therefore land at the end of the primary-key index instead of at a random page,
  * which keeps inserts cheap on a large table (bench:server, POST member).
  */
-export const newId = (prefix: 'ch' | 'mb' | 'ev', nowMs = Date.now()) =>
+export const newId = (prefix: 'ch' | 'mb' | 'ev' | 'chg', nowMs = Date.now()) =>
   `${prefix}_${base62(nowMs, 7)}${randomAlphanumeric(9)}`;

@@ -64,6 +64,29 @@ export function isUnavailable(err: unknown): boolean {
 /** The key of the one-member-per-address rule: addresses compare case-insensitively. */
 export const emailKey = (email: string) => email.toLowerCase();
 
+/**
+ * A POST with an `Idempotency-Key` (decisions.md): its answer is stored under the client
+ * and key in the same transaction as the record, so a repeat is answered from it and never
+ * creates a second record, whichever instance it reaches.
+ */
+export interface IdempotentWrite {
+  clientId: string;
+  key: string;
+  /** Identifies the request (method, path and body): the same key with another is refused. */
+  requestHash: string;
+  nowMs: number;
+  /** The Location of the new record, from its id. */
+  location: (id: string) => string;
+}
+/** How long an answer is kept for its key (decisions.md: 24 hours). */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+export interface StoredAnswer {
+  requestHash: string;
+  status: number;
+  location: string | null;
+  body: string;
+}
+
 export interface SeededCounts {
   chambers: number;
   members: number;
@@ -85,16 +108,36 @@ export interface DirectoryStore {
   clientSecretHash(id: string): Promise<string | undefined>;
   clientCount(): Promise<number>;
   saveToken(hash: Buffer, clientId: string, version: string, expiresAtMs: number): Promise<void>;
-  findToken(hash: Buffer): Promise<{ version: string; expiresAt: number } | undefined>;
+  findToken(hash: Buffer): Promise<{ version: string; expiresAt: number; clientId: string } | undefined>;
   purgeExpiredTokens(nowMs: number): Promise<number>;
+  /** The answer stored for a client's Idempotency-Key, unless older than IDEMPOTENCY_TTL_MS. */
+  findAnswer(clientId: string, key: string, nowMs: number): Promise<StoredAnswer | undefined>;
+  /** Forgets answers older than IDEMPOTENCY_TTL_MS. */
+  purgeExpiredAnswers(nowMs: number): Promise<number>;
 
   listChambers(f: ChamberFilter): Promise<Page<Chamber>>;
   getChamber(id: string): Promise<JsonText<Chamber> | undefined>;
   chamberType(id: string): Promise<ChamberType | undefined>;
-  createChamber(input: ChamberCreate, now: Date): Promise<Chamber>;
+  /**
+   * 'replay' when `idem`'s key already has an answer (another request with the key got there
+   * first): nothing was created; answer from findAnswer. In a copy made by `sync pull`, the
+   * new chamber is also recorded as a pending local change, in the same transaction.
+   */
+  createChamber(input: ChamberCreate, now: Date, status?: ChamberStatus, id?: string, idem?: IdempotentWrite): Promise<Chamber | 'replay'>;
   listMembers(chamberId: string, f: MemberFilter): Promise<Page<Member>>;
-  /** 'duplicate' when the chamber already has that e-mail address, in any case. */
-  addMember(chamberId: string, input: MemberCreate, now: Date): Promise<Member | 'duplicate'>;
+  /**
+   * 'duplicate' when the chamber already has that e-mail address, in any case, or (either
+   * backend may say so) when `idem`'s key already has an answer: the route then looks for
+   * it. In a copy, recorded as a pending local change.
+   */
+  addMember(
+    chamberId: string,
+    input: MemberCreate,
+    now: Date,
+    status?: MemberStatus,
+    id?: string,
+    idem?: IdempotentWrite,
+  ): Promise<Member | 'duplicate' | 'replay'>;
   getMember(chamberId: string, memberId: string): Promise<JsonText<Member> | undefined>;
   listEvents(chamberId: string, f: EventFilter): Promise<Page<Event>>;
 

@@ -136,7 +136,7 @@ describe('PgStorage answers exactly as the SQLite storage', () => {
     expect(await pg.clientCount()).toBe(1);
     const hash = Buffer.alloc(32, 7);
     await pg.saveToken(hash, 'client1', 'v2', 2_000_000_000_000);
-    expect(await pg.findToken(hash)).toEqual({ version: 'v2', expiresAt: 2_000_000_000_000 });
+    expect(await pg.findToken(hash)).toEqual({ version: 'v2', expiresAt: 2_000_000_000_000, clientId: 'client1' });
     expect(await pg.purgeExpiredTokens(1_999_999_999_999)).toBe(0);
     expect(await pg.purgeExpiredTokens(2_000_000_000_000)).toBe(1);
     expect(await pg.findToken(hash)).toBeUndefined();

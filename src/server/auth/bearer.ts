@@ -1,4 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The API client the bearer token was issued to (set by requireBearer). */
+    clientId: string;
+  }
+}
 import type { ApiVersion } from '../../contract/index.js';
 import type { ServerDeps } from '../deps.js';
 import { sendBearerError } from '../errors.js';
@@ -8,7 +15,7 @@ import { tokenHash } from './secrets.js';
 // memory until its expiry; the map (keyed by the token's hash, like the table) spares a
 // database lookup per request. Bounded: it is emptied when it grows past MAX_CACHED.
 const MAX_CACHED = 10_000;
-const known = new WeakMap<ServerDeps, Map<string, { version: string; expiresAt: number }>>();
+const known = new WeakMap<ServerDeps, Map<string, { version: string; expiresAt: number; clientId: string }>>();
 
 async function lookup(deps: ServerDeps, token: string) {
   let cache = known.get(deps);
@@ -42,5 +49,6 @@ export function requireBearer(version: ApiVersion, deps: ServerDeps) {
     if (found.version !== version) {
       return sendBearerError(reply, `the access token was issued by ${found.version} and is not valid on ${version}`, true);
     }
+    request.clientId = found.clientId;
   };
 }

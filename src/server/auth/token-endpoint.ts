@@ -102,6 +102,7 @@ export function registerTokenEndpoint(app: FastifyInstance, version: ApiVersion,
 
     const nowMs = deps.now().getTime();
     await deps.store.purgeExpiredTokens(nowMs);
+    await deps.store.purgeExpiredAnswers(nowMs); // Idempotency-Key answers past their 24 hours
     const token = newAccessToken();
     await deps.store.saveToken(tokenHash(token), creds.clientId, version, nowMs + TOKEN_LIFETIME_SECONDS * 1000);
     return reply.code(200).send({ access_token: token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS });

@@ -13,6 +13,7 @@ import { INCLUDE_LIMIT, parseJsonText } from '../../storage/store.js';
 import { requireBearer } from '../auth/bearer.js';
 import type { ServerDeps } from '../deps.js';
 import { isJsonObject, sendError, sendFieldErrors } from '../errors.js';
+import { answerFromKey, idempotentWrite } from '../idempotency.js';
 import { parseVersionQuery, sendJsonText, sendPage } from './query.js';
 
 type IdParams = { Params: { id: string } };
@@ -56,6 +57,9 @@ export function registerChamberRoutes(app: FastifyInstance, version: ApiVersion,
   if (version !== 'v2') return;
 
   app.post('/chambers', { onRequest }, async (request, reply) => {
+    const location = (id: string) => `/v2/chambers/${encodeURIComponent(id)}`;
+    const idem = idempotentWrite(request, reply, deps, location);
+    if (idem === null || (idem && (await answerFromKey(reply, deps, idem)))) return reply;
     if (!isJsonObject(request.body)) return sendError(reply, 400, 'the request body must be a JSON object (Content-Type: application/json)');
     const r = parseWith(ChamberCreate, request.body);
     const fields: FieldErrors = r.ok ? {} : r.fields;
@@ -67,7 +71,12 @@ export function registerChamberRoutes(app: FastifyInstance, version: ApiVersion,
       if (hqType !== 'hq') fields.hq_id = [hqType ? 'must name a chamber of type hq' : 'must name an existing hq chamber'];
     }
     if (!r.ok || Object.keys(fields).length) return sendFieldErrors(reply, 422, 'validation failed', fields);
-    const chamber = await deps.store.createChamber(r.value, deps.now());
-    return reply.code(201).header('Location', `/v2/chambers/${encodeURIComponent(chamber.id)}`).send(chamber);
+    const chamber = await deps.store.createChamber(r.value, deps.now(), undefined, undefined, idem);
+    if (chamber === 'replay') {
+      // another request with the key got there first, through this instance or another
+      if (idem && (await answerFromKey(reply, deps, idem))) return reply;
+      return sendError(reply, 409, 'a request with this Idempotency-Key is still in progress; retry it');
+    }
+    return reply.code(201).header('Location', location(chamber.id)).send(chamber);
   });
 }

@@ -3,6 +3,7 @@ import { MemberCreate, MembersQueryV2, parseWith, type ApiVersion } from '../../
 import { requireBearer } from '../auth/bearer.js';
 import type { ServerDeps } from '../deps.js';
 import { isJsonObject, sendError, sendFieldErrors } from '../errors.js';
+import { answerFromKey, idempotentWrite } from '../idempotency.js';
 import { chamberNotFound } from './chambers.js';
 import { parseVersionQuery, sendJsonText, sendPage } from './query.js';
 
@@ -29,20 +30,23 @@ export function registerMemberRoutes(app: FastifyInstance, version: ApiVersion, 
 
   app.post<ChamberParams>('/chambers/:id/members', { onRequest }, async (request, reply) => {
     const chamberId = request.params.id;
+    const location = (id: string) => `/v2/chambers/${encodeURIComponent(chamberId)}/members/${encodeURIComponent(id)}`;
+    const idem = idempotentWrite(request, reply, deps, location);
+    if (idem === null || (idem && (await answerFromKey(reply, deps, idem)))) return reply;
     if (!(await deps.store.chamberType(chamberId))) return sendError(reply, 404, chamberNotFound(chamberId));
     if (!isJsonObject(request.body)) return sendError(reply, 400, 'the request body must be a JSON object (Content-Type: application/json)');
     const r = parseWith(MemberCreate, request.body);
     if (!r.ok) return sendFieldErrors(reply, 422, 'validation failed', r.fields);
-    const member = await deps.store.addMember(chamberId, r.value, deps.now());
-    if (member === 'duplicate') {
-      return sendFieldErrors(reply, 409, 'a member with this e-mail address already exists in this chamber', {
-        email: ['is already a member of this chamber'],
-      });
+    const member = await deps.store.addMember(chamberId, r.value, deps.now(), undefined, undefined, idem);
+    // a request with the same key may have got there first (through any instance)
+    if (member !== 'duplicate' && member !== 'replay') {
+      return reply.code(201).header('Location', location(member.id)).send(member);
     }
-    return reply
-      .code(201)
-      .header('Location', `/v2/chambers/${encodeURIComponent(chamberId)}/members/${encodeURIComponent(member.id)}`)
-      .send(member);
+    if (idem && (await answerFromKey(reply, deps, idem))) return reply;
+    if (member === 'replay') return sendError(reply, 409, 'a request with this Idempotency-Key is still in progress; retry it');
+    return sendFieldErrors(reply, 409, 'a member with this e-mail address already exists in this chamber', {
+      email: ['is already a member of this chamber'],
+    });
   });
 
   // Not in the interface document: makes the Location of a new member resolvable (README).

@@ -12,7 +12,19 @@ import type {
 } from '../../contract/index.js';
 import { newId } from '../ids.js';
 import { eventOf, memberOf, newChamberRow, newMember, toChamber, type ChamberRow, type JsonText } from '../rows.js';
-import { emailKey, type ChamberFilter, type DirectoryStore, type EventFilter, type MemberFilter, type Page, type Paging, type SeededCounts } from '../store.js';
+import {
+  emailKey,
+  IDEMPOTENCY_TTL_MS,
+  type ChamberFilter,
+  type DirectoryStore,
+  type EventFilter,
+  type IdempotentWrite,
+  type MemberFilter,
+  type Page,
+  type Paging,
+  type SeededCounts,
+  type StoredAnswer,
+} from '../store.js';
 import { migratePostgres } from './migrations.js';
 import { seedPostgres } from './seed.js';
 
@@ -127,13 +139,27 @@ export class PgStorage implements DirectoryStore {
     await this.sql`INSERT INTO tokens (hash, client_id, version, expires_at) VALUES (${hash}, ${clientId}, ${version}, ${expiresAtMs})`;
   }
 
-  async findToken(hash: Buffer): Promise<{ version: string; expiresAt: number } | undefined> {
-    const [row] = await this.sql<{ version: string; expires_at: string }[]>`SELECT version, expires_at FROM tokens WHERE hash = ${hash}`;
-    return row && { version: row.version, expiresAt: Number(row.expires_at) };
+  async findToken(hash: Buffer): Promise<{ version: string; expiresAt: number; clientId: string } | undefined> {
+    const [row] = await this.sql<{ version: string; expires_at: string; client_id: string }[]>`SELECT version, expires_at, client_id FROM tokens WHERE hash = ${hash}`;
+    return row && { version: row.version, expiresAt: Number(row.expires_at), clientId: row.client_id };
   }
 
   async purgeExpiredTokens(nowMs: number): Promise<number> {
     const r = await this.sql`DELETE FROM tokens WHERE expires_at <= ${nowMs}`;
+    return r.count;
+  }
+
+  // ------------------------------------------------------------------ Idempotency-Key
+
+  async findAnswer(clientId: string, key: string, nowMs: number): Promise<StoredAnswer | undefined> {
+    const [row] = await this.sql<{ request_hash: string; status: number; location: string | null; body: string }[]>`
+      SELECT request_hash, status, location, body FROM idempotency_keys
+      WHERE client_id = ${clientId} AND key = ${key} AND created_ms > ${nowMs - IDEMPOTENCY_TTL_MS}`;
+    return row && { requestHash: row.request_hash, status: row.status, location: row.location, body: row.body };
+  }
+
+  async purgeExpiredAnswers(nowMs: number): Promise<number> {
+    const r = await this.sql`DELETE FROM idempotency_keys WHERE created_ms <= ${nowMs - IDEMPOTENCY_TTL_MS}`;
     return r.count;
   }
 
@@ -157,10 +183,23 @@ export class PgStorage implements DirectoryStore {
     return row?.type;
   }
 
-  async createChamber(input: ChamberCreate, now: Date, status: ChamberStatus = 'active', id = newId('ch')): Promise<Chamber> {
+  async createChamber(input: ChamberCreate, now: Date, status?: ChamberStatus, id?: string): Promise<Chamber>;
+  async createChamber(input: ChamberCreate, now: Date, status: ChamberStatus | undefined, id: string | undefined, idem: IdempotentWrite | undefined): Promise<Chamber | 'replay'>;
+  async createChamber(input: ChamberCreate, now: Date, status: ChamberStatus = 'active', id = newId('ch'), idem?: IdempotentWrite): Promise<Chamber | 'replay'> {
     const row = newChamberRow(input, now, status, id);
-    await this.sql`INSERT INTO chambers ${this.sql(row)}`;
-    return toChamber(row);
+    const chamber = toChamber(row);
+    if (!idem) {
+      await this.sql`INSERT INTO chambers ${this.sql(row)}`;
+      return chamber;
+    }
+    // One statement: the key is claimed first, and the chamber exists only if it was. A
+    // concurrent request with the same key (through any instance) waits on the key's row,
+    // then finds it taken and creates nothing.
+    const r = await this.sql`
+      WITH k AS (${claimKey(this.sql, idem, idem.location(id), chamber)})
+      INSERT INTO chambers (id, name, type, hq_id, status, street, city, postal_code, country, created_at)
+      SELECT ${row.id}, ${row.name}, ${row.type}, ${row.hq_id}, ${row.status}, ${row.street}, ${row.city}, ${row.postal_code}, ${row.country}, ${row.created_at} FROM k`;
+    return r.count === 1 ? chamber : 'replay';
   }
 
   // ------------------------------------------------------------------ members
@@ -173,19 +212,37 @@ export class PgStorage implements DirectoryStore {
     return { docs: rows.map(memberJson), total };
   }
 
-  /** Adds a member, or returns 'duplicate' when the chamber already has that e-mail (any case). */
+  /**
+   * Adds a member, or returns 'duplicate' when the chamber already has that e-mail (any
+   * case) or, with `idem`, when the key already has an answer (the route then replays it).
+   */
   async addMember(
     chamberId: string,
     input: MemberCreate,
     now: Date,
     status: MemberStatus = 'active',
     id = newId('mb'),
+    idem?: IdempotentWrite,
   ): Promise<Member | 'duplicate'> {
     const member = newMember(chamberId, input, now, status, id);
-    // The unique index decides between concurrent adds, whichever instance they came through.
-    const r = await this.sql`INSERT INTO members ${this.sql({ ...member, email_key: emailKey(input.email) })}
-      ON CONFLICT (chamber_id, email_key) DO NOTHING`;
-    return r.count === 1 ? member : 'duplicate';
+    const row = { ...member, email_key: emailKey(input.email) };
+    if (!idem) {
+      // The unique index decides between concurrent adds, whichever instance they came through.
+      const r = await this.sql`INSERT INTO members ${this.sql(row)} ON CONFLICT (chamber_id, email_key) DO NOTHING`;
+      return r.count === 1 ? member : 'duplicate';
+    }
+    // One statement: the member, unless the key has an answer already, then the key's
+    // answer, only if the member was added (a refused add stores nothing under the key).
+    const r = await this.sql<{ added: number }[]>`
+      WITH m AS (
+        INSERT INTO members (id, chamber_id, name, email, phone, membership_type, status, joined_at, email_key)
+        SELECT ${row.id}, ${row.chamber_id}, ${row.name}, ${row.email}, ${row.phone}, ${row.membership_type}, ${row.status}, ${row.joined_at}, ${row.email_key}
+        WHERE NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE client_id = ${idem.clientId} AND key = ${idem.key} AND created_ms > ${idem.nowMs - IDEMPOTENCY_TTL_MS})
+        ON CONFLICT (chamber_id, email_key) DO NOTHING
+        RETURNING id
+      ), k AS (${claimKey(this.sql, idem, idem.location(id), member, 'm')})
+      SELECT count(*)::int AS added FROM m`;
+    return r[0]!.added === 1 ? member : 'duplicate';
   }
 
   async getMember(chamberId: string, memberId: string): Promise<JsonText<Member> | undefined> {
@@ -256,6 +313,21 @@ export class PgStorage implements DirectoryStore {
     const text = `${select}${where.sql()} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`;
     return (await this.sql.unsafe(text, [...where.args, p.perPage, offset], { prepare: true })) as unknown as T[];
   }
+}
+
+/**
+ * The INSERT that stores an answer under `idem`'s key, returning a row when it did (a key
+ * whose answer has expired is taken over). `from`: a CTE whose rows gate the insert.
+ */
+function claimKey(sql: Sql, idem: IdempotentWrite, location: string, body: unknown, from?: string) {
+  const values = sql`${idem.clientId}, ${idem.key}, ${idem.requestHash}, 201, ${location}, ${JSON.stringify(body)}, ${idem.nowMs}::bigint`;
+  return sql`
+    INSERT INTO idempotency_keys (client_id, key, request_hash, status, location, body, created_ms)
+    ${from ? sql`SELECT ${values} FROM ${sql(from)}` : sql`VALUES (${values})`}
+    ON CONFLICT (client_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
+      location = excluded.location, body = excluded.body, created_ms = excluded.created_ms
+    WHERE idempotency_keys.created_ms <= ${idem.nowMs - IDEMPOTENCY_TTL_MS}
+    RETURNING 1`;
 }
 
 /** Equality (or range) conditions with numbered parameters. */

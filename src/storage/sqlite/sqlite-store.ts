@@ -1,6 +1,6 @@
-import type { ChamberCreate, MemberCreate } from '../../contract/index.js';
+import type { ChamberCreate, ChamberStatus, MemberCreate, MemberStatus } from '../../contract/index.js';
 import { seedDemo } from '../seed/index.js';
-import type { ChamberFilter, DirectoryStore, EventFilter, MemberFilter } from '../store.js';
+import type { ChamberFilter, DirectoryStore, EventFilter, IdempotentWrite, MemberFilter } from '../store.js';
 import { Storage } from './storage.js';
 import { WriteBatcher } from './write-batch.js';
 
@@ -43,6 +43,12 @@ export class SqliteStore implements DirectoryStore {
   async purgeExpiredTokens(nowMs: number) {
     return this.storage.purgeExpiredTokens(nowMs);
   }
+  async findAnswer(clientId: string, key: string, nowMs: number) {
+    return this.storage.findAnswer(clientId, key, nowMs);
+  }
+  async purgeExpiredAnswers(nowMs: number) {
+    return this.storage.purgeExpiredAnswers(nowMs);
+  }
 
   async listChambers(f: ChamberFilter) {
     return this.storage.listChambers(f);
@@ -53,14 +59,14 @@ export class SqliteStore implements DirectoryStore {
   async chamberType(id: string) {
     return this.storage.chamberType(id);
   }
-  createChamber(input: ChamberCreate, now: Date) {
-    return this.#writes.run(() => this.storage.createChamber(input, now));
+  createChamber(input: ChamberCreate, now: Date, status?: ChamberStatus, id?: string, idem?: IdempotentWrite) {
+    return this.#writes.run(() => this.storage.createChamber(input, now, status, id, idem));
   }
   async listMembers(chamberId: string, f: MemberFilter) {
     return this.storage.listMembers(chamberId, f);
   }
-  addMember(chamberId: string, input: MemberCreate, now: Date) {
-    return this.#writes.run(() => this.storage.addMember(chamberId, input, now));
+  addMember(chamberId: string, input: MemberCreate, now: Date, status?: MemberStatus, id?: string, idem?: IdempotentWrite) {
+    return this.#writes.run(() => this.storage.addMember(chamberId, input, now, status, id, idem));
   }
   async getMember(chamberId: string, memberId: string) {
     return this.storage.getMember(chamberId, memberId);

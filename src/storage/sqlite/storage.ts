@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type {
   Chamber,
@@ -12,7 +13,17 @@ import type {
 } from '../../contract/index.js';
 import { newId } from '../ids.js';
 import { migrate } from './migrations.js';
-import { emailKey, type ChamberFilter, type EventFilter, type MemberFilter, type Page, type Paging } from '../store.js';
+import {
+  emailKey,
+  IDEMPOTENCY_TTL_MS,
+  type ChamberFilter,
+  type EventFilter,
+  type IdempotentWrite,
+  type MemberFilter,
+  type Page,
+  type Paging,
+  type StoredAnswer,
+} from '../store.js';
 import {
   CHAMBER_COLUMNS,
   CHAMBER_JSON,
@@ -127,15 +138,61 @@ export class Storage {
     );
   }
 
-  findToken(hash: Buffer): { version: string; expiresAt: number } | undefined {
-    const row = this.stmt('SELECT version, expires_at FROM tokens WHERE hash = ?').get(hash) as
-      | { version: string; expires_at: number }
+  findToken(hash: Buffer): { version: string; expiresAt: number; clientId: string } | undefined {
+    const row = this.stmt('SELECT version, expires_at, client_id FROM tokens WHERE hash = ?').get(hash) as
+      | { version: string; expires_at: number; client_id: string }
       | undefined;
-    return row && { version: row.version, expiresAt: row.expires_at };
+    return row && { version: row.version, expiresAt: row.expires_at, clientId: row.client_id };
   }
 
   purgeExpiredTokens(nowMs: number): number {
     return this.stmt('DELETE FROM tokens WHERE expires_at <= ?').run(nowMs).changes;
+  }
+
+  // ------------------------------------------------------------------ Idempotency-Key
+
+  findAnswer(clientId: string, key: string, nowMs: number): StoredAnswer | undefined {
+    const row = this.stmt(
+      'SELECT request_hash, status, location, body FROM idempotency_keys WHERE client_id = ? AND key = ? AND created_ms > ?',
+    ).get(clientId, key, nowMs - IDEMPOTENCY_TTL_MS) as { request_hash: string; status: number; location: string | null; body: string } | undefined;
+    return row && { requestHash: row.request_hash, status: row.status, location: row.location, body: row.body };
+  }
+
+  purgeExpiredAnswers(nowMs: number): number {
+    return this.stmt('DELETE FROM idempotency_keys WHERE created_ms <= ?').run(nowMs - IDEMPOTENCY_TTL_MS).changes;
+  }
+
+  /** Stores the answer under `idem`'s key; false when the key already has a live answer. */
+  private claimKey(idem: IdempotentWrite, location: string, body: unknown): boolean {
+    return (
+      this.stmt(
+        `INSERT INTO idempotency_keys (client_id, key, request_hash, status, location, body, created_ms) VALUES (?, ?, ?, 201, ?, ?, ?)
+         ON CONFLICT (client_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
+           location = excluded.location, body = excluded.body, created_ms = excluded.created_ms
+         WHERE idempotency_keys.created_ms <= ?`,
+      ).run(idem.clientId, idem.key, idem.requestHash, location, JSON.stringify(body), idem.nowMs, idem.nowMs - IDEMPOTENCY_TTL_MS).changes === 1
+    );
+  }
+
+  // ------------------------------------------------------------------ local changes
+
+  /** Whether this database is a copy made by `sync pull`: what is created in it is a change to push. */
+  isCopy(): boolean {
+    return this.stmt("SELECT 1 FROM sync_state WHERE key = 'source'").pluck().get() !== undefined;
+  }
+
+  private recordChange(kind: 'chamber' | 'member', recordId: string, chamberId: string | null, body: unknown, now: Date): void {
+    this.stmt(
+      `INSERT INTO local_changes (id, kind, record_id, chamber_id, body, idempotency_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(newId('chg', now.getTime()), kind, recordId, chamberId, JSON.stringify(body), randomUUID(), now.toISOString());
+  }
+
+  /**
+   * Runs a write that is more than one statement (a key claimed, a change recorded) as one
+   * unit: a savepoint inside the server's batch transaction, a transaction otherwise.
+   */
+  private atomically<T>(needed: boolean, fn: () => T): T {
+    return needed ? this.db.transaction(fn)() : fn();
   }
 
   // ------------------------------------------------------------------ chambers
@@ -166,13 +223,21 @@ export class Storage {
     return row?.type;
   }
 
-  createChamber(input: ChamberCreate, now: Date, status: ChamberStatus = 'active', id = newId('ch')): Chamber {
+  createChamber(input: ChamberCreate, now: Date, status?: ChamberStatus, id?: string): Chamber;
+  createChamber(input: ChamberCreate, now: Date, status: ChamberStatus | undefined, id: string | undefined, idem: IdempotentWrite | undefined): Chamber | 'replay';
+  createChamber(input: ChamberCreate, now: Date, status: ChamberStatus = 'active', id = newId('ch'), idem?: IdempotentWrite): Chamber | 'replay' {
     const row = newChamberRow(input, now, status, id);
-    this.stmt(
-      `INSERT INTO chambers (${CHAMBER_COLUMNS})
-       VALUES (@id, @name, @type, @hq_id, @status, @street, @city, @postal_code, @country, @created_at)`,
-    ).run(row);
-    return toChamber(row);
+    const chamber = toChamber(row);
+    const copy = this.isCopy();
+    return this.atomically(Boolean(idem) || copy, () => {
+      if (idem && !this.claimKey(idem, idem.location(id), chamber)) return 'replay';
+      this.stmt(
+        `INSERT INTO chambers (${CHAMBER_COLUMNS})
+         VALUES (@id, @name, @type, @hq_id, @status, @street, @city, @postal_code, @country, @created_at)`,
+      ).run(row);
+      if (copy) this.recordChange('chamber', id, null, input, now);
+      return chamber;
+    });
   }
 
   // ------------------------------------------------------------------ members
@@ -194,20 +259,37 @@ export class Storage {
   }
 
   /** Adds a member, or returns 'duplicate' when the chamber already has that e-mail (any case). */
+  addMember(chamberId: string, input: MemberCreate, now: Date, status?: MemberStatus, id?: string): Member | 'duplicate';
+  addMember(
+    chamberId: string,
+    input: MemberCreate,
+    now: Date,
+    status: MemberStatus | undefined,
+    id: string | undefined,
+    idem: IdempotentWrite | undefined,
+  ): Member | 'duplicate' | 'replay';
   addMember(
     chamberId: string,
     input: MemberCreate,
     now: Date,
     status: MemberStatus = 'active',
     id = newId('mb'),
-  ): Member | 'duplicate' {
+    idem?: IdempotentWrite,
+  ): Member | 'duplicate' | 'replay' {
     const member = newMember(chamberId, input, now, status, id);
-    const r = this.stmt(
-      `INSERT INTO members (${MEMBER_COLUMNS}, email_key)
-       VALUES (@id, @chamber_id, @name, @email, @phone, @membership_type, @status, @joined_at, @email_key)
-       ON CONFLICT (chamber_id, email_key) DO NOTHING`,
-    ).run({ ...member, email_key: emailKey(input.email) });
-    return r.changes === 1 ? member : 'duplicate';
+    const copy = this.isCopy();
+    return this.atomically(Boolean(idem) || copy, () => {
+      if (idem && this.findAnswer(idem.clientId, idem.key, idem.nowMs)) return 'replay';
+      const r = this.stmt(
+        `INSERT INTO members (${MEMBER_COLUMNS}, email_key)
+         VALUES (@id, @chamber_id, @name, @email, @phone, @membership_type, @status, @joined_at, @email_key)
+         ON CONFLICT (chamber_id, email_key) DO NOTHING`,
+      ).run({ ...member, email_key: emailKey(input.email) });
+      if (r.changes !== 1) return 'duplicate';
+      if (idem) this.claimKey(idem, idem.location(id), member);
+      if (copy) this.recordChange('member', id, chamberId, input, now);
+      return member;
+    });
   }
 
   getMember(chamberId: string, memberId: string): JsonText<Member> | undefined {

@@ -64,6 +64,9 @@ export const OPTION_RULES: readonly OptionRule[] = [
   { command: 'chambers get', flag: '--include', source: commaList((e) => e.CHAMBER_INCLUDES) },
   { command: 'members import', flag: '--report', source: files },
   { command: 'serve', flag: '--db', source: files },
+  ...['sync pull', 'sync status', 'sync push', 'sync discard'].map((command) => ({ command, flag: '--db', source: files })),
+  { command: 'sync pull', flag: '--from', source: profiles },
+  { command: 'sync push', flag: '--to', source: profiles },
 ];
 
 export const ARGUMENT_RULES: readonly ArgumentRule[] = [

@@ -24,7 +24,11 @@ export interface ProgressSnapshot {
 export interface ProgressOptions {
   stream: OutStream;
   mode: ProgressMode;
-  snapshot: () => ProgressSnapshot;
+  /** The import's figures; another task (`sync pull`) gives its own line as `render`. */
+  snapshot?: () => ProgressSnapshot;
+  render?: () => string;
+  /** Prefix of the periodic lines (default `import`). */
+  label?: string;
   /** Defaults: 200 ms live, 5 s periodic. */
   intervalMs?: number;
   dim?: (text: string) => string;
@@ -61,13 +65,17 @@ export class Progress {
 
   #tick(): void {
     if (this.opts.mode === 'live') this.#draw();
-    else this.opts.stream.write(`import: ${progressText(this.opts.snapshot())}\n`);
+    else this.opts.stream.write(`${this.opts.label ?? 'import'}: ${this.#text()}\n`);
+  }
+
+  #text(): string {
+    return this.opts.render ? this.opts.render() : progressText(this.opts.snapshot!());
   }
 
   #draw(): void {
     const columns = this.opts.stream.columns;
     const width = columns && columns > 20 ? columns : 80;
-    let text = progressText(this.opts.snapshot());
+    let text = this.#text();
     if (text.length > width - 1) text = text.slice(0, Math.max(0, width - 2)) + '…';
     this.opts.stream.write(`${CLEAR_LINE}${this.opts.dim ? this.opts.dim(text) : text}`);
     this.#shown = true;

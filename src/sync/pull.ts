@@ -1,0 +1,137 @@
+import { CliError, ExitCode } from '../cli/exit-codes.js';
+import type { ApiVersion, ListPage } from '../contract/index.js';
+import type { DirectoryApi } from '../client/types.js';
+import type { CopyCounts, SyncCopy, SyncSource } from '../storage/sqlite/sync-copy.js';
+
+// `sync pull`: the whole directory behind a profile into a local copy, under the remote's
+// ids, as the remote sent each record. Streaming (a page at a time, chambers read back from
+// the copy in chunks), so memory stays flat whatever the size; resumable (the chambers a run
+// has finished are recorded, and a new run of an interrupted pull continues the same run).
+
+/** The largest page the interface allows. */
+const PER_PAGE = 100;
+const CHUNK = 500;
+
+export interface PullOptions {
+  api: Pick<DirectoryApi, 'listChambers' | 'listMembers' | 'listEvents'>;
+  copy: SyncCopy;
+  source: SyncSource;
+  /** The version to read with; events need v2. */
+  version: ApiVersion;
+  /** Chambers read at once. */
+  concurrency: number;
+  now: () => Date;
+  /** One line for the person (a warning). */
+  warn: (line: string) => void;
+  stats?: PullStats;
+}
+
+/** Live figures for the progress line. */
+export interface PullStats {
+  chambersSeen: number;
+  chambersDone: number;
+  rows: number;
+}
+
+export interface PullResult extends CopyCounts {
+  /** Chambers gone at the remote but kept, because pending local changes refer to them. */
+  kept: string[];
+  /** Whether events were copied (not from a v1-only remote). */
+  eventsCopied: boolean;
+  /** Remote members not written because a pending local member has their address. */
+  heldBack: number;
+}
+
+export const newPullStats = (): PullStats => ({ chambersSeen: 0, chambersDone: 0, rows: 0 });
+
+/** Every page of a list, each handed to `take` before the next is asked for. */
+async function eachPage<T>(fetchPage: (query: Record<string, string>) => Promise<ListPage<T>>, take: (items: T[]) => void): Promise<void> {
+  for (let page = 1; ; page++) {
+    const { data, meta } = await fetchPage({ page: String(page), per_page: String(PER_PAGE) });
+    if (data.length) take(data);
+    // meta.per_page: a server may give fewer per page than asked
+    if (data.length === 0 || page * Math.max(1, meta.per_page) >= meta.total) return;
+  }
+}
+
+const isNotFound = (err: unknown) => err instanceof CliError && err.exitCode === ExitCode.NOT_FOUND;
+
+export async function pull(o: PullOptions): Promise<PullResult> {
+  const { api, copy } = o;
+  const stats = o.stats ?? newPullStats();
+  let version = o.version;
+  const run = copy.startRun(o.source);
+
+  // 1. The chambers, every page (again on a resumed run: the list is a small part of the work).
+  const takeChambers = (items: Parameters<SyncCopy['upsertChambers']>[0]) => {
+    copy.upsertChambers(items, run);
+    stats.rows += items.length;
+  };
+  try {
+    await eachPage((q) => api.listChambers(version, q), takeChambers);
+  } catch (err) {
+    if (version !== 'v2' || !isNotFound(err)) throw err;
+    // a remote that serves v1 only: chambers and members, no events
+    version = 'v1';
+    await eachPage((q) => api.listChambers(version, q), takeChambers);
+  }
+  const eventsCopied = version === 'v2';
+  if (!eventsCopied) o.warn('warning: the remote is read through v1, which has no events: events are not copied');
+  ({ seen: stats.chambersSeen, done: stats.chambersDone } = copy.runProgress(run));
+
+  // 2. Each chamber's members and events, `concurrency` chambers at a time.
+  let heldBack = 0;
+  let cursor = '';
+  let chunk: string[] = [];
+  const nextChamber = (): string | undefined => {
+    if (!chunk.length) {
+      chunk = copy.chambersToVisit(run, cursor, CHUNK);
+      if (chunk.length) cursor = chunk[chunk.length - 1]!;
+    }
+    return chunk.shift();
+  };
+  const visit = async (id: string) => {
+    try {
+      await eachPage(
+        (q) => api.listMembers(version, id, q),
+        (items) => {
+          heldBack += copy.upsertMembers(items, run);
+          stats.rows += items.length;
+        },
+      );
+      if (eventsCopied) {
+        await eachPage(
+          (q) => api.listEvents(id, q),
+          (items) => {
+            copy.upsertEvents(items, run);
+            stats.rows += items.length;
+          },
+        );
+      }
+      copy.finishChamber(id, run, eventsCopied);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      // gone since the list was read
+      if (!copy.removeUnlessReferenced(id)) o.warn(`warning: chamber ${id} is gone at the remote but kept: pending local changes refer to it`);
+      copy.finishChamber(id, run, eventsCopied);
+    }
+    stats.chambersDone++;
+  };
+  let failed: unknown;
+  const worker = async () => {
+    for (let id = nextChamber(); id !== undefined && failed === undefined; id = nextChamber()) {
+      try {
+        await visit(id);
+      } catch (err) {
+        failed ??= err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
+  if (failed !== undefined) throw failed;
+
+  // 3. What the remote no longer has goes, except what local changes need.
+  const kept = copy.finishRun(run, o.now().toISOString(), eventsCopied);
+  for (const id of kept) o.warn(`warning: chamber ${id} is gone at the remote but kept: pending local changes refer to it`);
+  return { ...copy.counts(), kept, eventsCopied, heldBack };
+}

@@ -1,0 +1,220 @@
+import { CliError, ExitCode } from '../cli/exit-codes.js';
+import { Chamber, Member, type ChamberCreate, type MemberCreate } from '../contract/index.js';
+import { errorFromResponse } from '../client/errors.js';
+import type { HttpClient, HttpResponse } from '../client/http.js';
+import { pathSegment } from '../client/path.js';
+import type { TokenProvider } from '../client/tokens.js';
+import type { DirectoryApi } from '../client/types.js';
+import { emailKey } from '../storage/store.js';
+import type { LocalChange, SyncCopy } from '../storage/sqlite/sync-copy.js';
+
+// `sync push`: the chambers and members created in a copy, sent to the remote in the order
+// they were made, each at most once there:
+// - every POST carries the change's own Idempotency-Key, so a remote that honours it (our
+//   `serve`) answers a repeat with the first answer;
+// - a change is marked as attempted (committed) before its POST, and one found so marked
+//   was perhaps received already: for a remote that ignores the key, push looks first (a
+//   chamber: in the remote's newest chambers) or relies on the interface's 409 (a member:
+//   one per address per chamber) and then finds the remote's record;
+// - only after the remote's record is written into the copy (one transaction: record,
+//   references moved to its id, change gone) is a change done.
+
+/** How far back, before a first attempt, a chamber that attempt made may be stamped (clocks differ). */
+const CLOCK_SLACK_MS = 10 * 60 * 1000;
+const PER_PAGE = 100;
+
+export interface PushOptions {
+  http: HttpClient;
+  tokens: Pick<TokenProvider, 'authorized'>;
+  api: Pick<DirectoryApi, 'listChambers' | 'listMembers'>;
+  baseUrl: string;
+  copy: SyncCopy;
+  dryRun: boolean;
+  now: () => Date;
+  /** One line per change, for the person; `problem` for a change that did not go (held, rejected). */
+  report: (line: string, problem: boolean) => void;
+  /** Test hook: the process is killed after this many POSTs were answered, before their bookkeeping. */
+  killAfterPosts?: number;
+}
+
+export interface PlannedSend {
+  id: string;
+  kind: 'chamber' | 'member';
+  method: 'POST';
+  path: string;
+  body: unknown;
+}
+
+export interface PushResult {
+  pushed: number;
+  /** Already at the remote (a repeat the remote recognised, or a member with that address). */
+  skipped: number;
+  rejected: number;
+  /** Waiting for a chamber that was not pushed (rejected, or held itself). */
+  held: number;
+  /** With --dry-run: what would be sent. */
+  would_send?: PlannedSend[];
+}
+
+type Outcome =
+  | { kind: 'pushed' | 'skipped'; remoteId: string }
+  | { kind: 'rejected'; error: string };
+
+export async function push(o: PushOptions): Promise<PushResult> {
+  const { copy } = o;
+  const result: PushResult = { pushed: 0, skipped: 0, rejected: 0, held: 0, ...(o.dryRun ? { would_send: [] } : {}) };
+  let posts = 0;
+  const wouldExist = new Set<string>(); // --dry-run: local chambers that would be pushed before
+
+  for (const { id } of copy.changes()) {
+    // read again: an earlier change pushed in this run may have moved this one's references
+    const change = copy.change(id);
+    if (!change) continue;
+    const body = JSON.parse(change.body) as Record<string, unknown>;
+    const dependsOn = change.kind === 'member' ? change.chamber_id : (body.hq_id as string | null | undefined);
+    const blocker = dependsOn ? copy.changeFor(dependsOn) : undefined;
+    if (blocker && !wouldExist.has(blocker.record_id)) {
+      result.held++;
+      o.report(`held     ${change.kind} ${change.record_id} (${change.id}): waits for chamber ${dependsOn} (${blocker.id}), not pushed`, true);
+      continue;
+    }
+    const path = change.kind === 'chamber' ? '/v2/chambers' : `/v2/chambers/${pathSegment(change.chamber_id!)}/members`;
+    if (o.dryRun) {
+      if (change.kind === 'chamber') wouldExist.add(change.record_id);
+      result.would_send!.push({ id: change.id, kind: change.kind, method: 'POST', path, body });
+      const after = blocker ? ` (${dependsOn} replaced by the id the remote gives it)` : '';
+      o.report(`would send ${change.kind} ${change.record_id} (${change.id}): POST ${path}${after}`, false);
+      continue;
+    }
+    const outcome =
+      change.kind === 'chamber'
+        ? await pushChamber(o, change, body as ChamberCreate, path, () => ++posts)
+        : await pushMember(o, change, body as MemberCreate, path, () => ++posts);
+    if (outcome.kind === 'rejected') {
+      copy.markRejected(change.id, outcome.error);
+      result.rejected++;
+      o.report(`rejected ${change.kind} ${change.record_id} (${change.id}): ${outcome.error}`, true);
+    } else {
+      result[outcome.kind]++;
+      o.report(`${outcome.kind.padEnd(8)} ${change.kind} ${change.record_id} (${change.id}) -> ${outcome.remoteId}`, false);
+    }
+  }
+  return result;
+}
+
+/** POST with the change's Idempotency-Key, through the token renewal of every command. */
+function post(o: PushOptions, change: LocalChange, path: string, body: unknown, repeatable: boolean): Promise<HttpResponse> {
+  return o.tokens.authorized('v2', (token) =>
+    o.http.request({
+      method: 'POST',
+      url: `${o.baseUrl}${path}`,
+      headers: { authorization: `Bearer ${token}`, 'idempotency-key': change.idempotency_key },
+      json: body,
+      idempotent: repeatable,
+    }),
+  );
+}
+
+function answered(o: PushOptions, count: () => number): void {
+  if (o.killAfterPosts !== undefined && count() >= o.killAfterPosts) process.kill(process.pid, 'SIGKILL');
+}
+
+const isRejection = (res: HttpResponse, error: CliError) =>
+  res.status === 409 || res.status === 422 || res.status === 404 || (res.status === 400 && error.exitCode === ExitCode.REJECTED);
+
+const rejectionText = (error: CliError) => [error.message, ...error.details].join('; ');
+
+async function pushChamber(o: PushOptions, change: LocalChange, body: ChamberCreate, path: string, count: () => number): Promise<Outcome> {
+  for (let attempt = 1; ; attempt++) {
+    // A first attempt may have created it at a remote that ignores Idempotency-Key: look first.
+    if (change.attempted_at) {
+      const found = await findChamber(o, body, Date.parse(change.attempted_at) - CLOCK_SLACK_MS);
+      if (found) {
+        o.copy.settleChamber(change, found);
+        return { kind: 'skipped', remoteId: found.id };
+      }
+    }
+    change.attempted_at = o.now().toISOString();
+    o.copy.markAttempted(change.id, change.attempted_at);
+    let res: HttpResponse;
+    try {
+      // not repeated blindly: a lost answer is followed by the look-up above
+      res = await post(o, change, path, body, false);
+    } catch (err) {
+      if (attempt < 3 && err instanceof CliError && err.exitCode === ExitCode.FAILURE) continue;
+      throw err;
+    }
+    answered(o, count);
+    if (res.status >= 200 && res.status < 300) {
+      const chamber = Chamber.safeParse(res.json);
+      if (!chamber.success) throw new CliError(`unexpected answer from POST ${o.baseUrl}${path}: not a chamber`, ExitCode.FAILURE);
+      o.copy.settleChamber(change, res.json as Chamber);
+      return { kind: res.headers['idempotent-replayed'] === 'true' ? 'skipped' : 'pushed', remoteId: chamber.data.id };
+    }
+    const error = errorFromResponse(res);
+    if (isRejection(res, error)) return { kind: 'rejected', error: rejectionText(error) };
+    throw error;
+  }
+}
+
+async function pushMember(o: PushOptions, change: LocalChange, body: MemberCreate, path: string, count: () => number): Promise<Outcome> {
+  change.attempted_at = o.now().toISOString();
+  o.copy.markAttempted(change.id, change.attempted_at);
+  // Safe to repeat: a repeat is recognised by its key, or refused with 409 for its address.
+  const res = await post(o, change, path, body, true);
+  answered(o, count);
+  if (res.status >= 200 && res.status < 300) {
+    const member = Member.safeParse(res.json);
+    if (!member.success) throw new CliError(`unexpected answer from POST ${o.baseUrl}${path}: not a member`, ExitCode.FAILURE);
+    o.copy.settleMember(change, res.json as Member);
+    return { kind: res.headers['idempotent-replayed'] === 'true' ? 'skipped' : 'pushed', remoteId: member.data.id };
+  }
+  const error = errorFromResponse(res);
+  if (res.status === 409) {
+    // The chamber has a member with that address: ours from an attempt whose answer was
+    // lost, or one added at the remote meanwhile. Either way it is there: take its record.
+    const found = await findMember(o, change.chamber_id!, body.email);
+    if (found) {
+      o.copy.settleMember(change, found);
+      return { kind: 'skipped', remoteId: found.id };
+    }
+  }
+  if (isRejection(res, error)) return { kind: 'rejected', error: rejectionText(error) };
+  throw error;
+}
+
+/** The remote's chamber made from `body` since `sinceMs`, newest first. */
+async function findChamber(o: PushOptions, body: ChamberCreate, sinceMs: number): Promise<Chamber | undefined> {
+  const same = (c: Chamber) =>
+    c.name === body.name &&
+    c.type === body.type &&
+    (c.hq_id ?? null) === (body.hq_id ?? null) &&
+    c.address.street === body.address.street &&
+    c.address.city === body.address.city &&
+    (c.address.postal_code ?? null) === (body.address.postal_code ?? null) &&
+    c.address.country === body.address.country;
+  for (let page = 1; ; page++) {
+    const { data, meta } = await o.api.listChambers('v2', {
+      'filter[type]': body.type,
+      sort: '-created_at',
+      page: String(page),
+      per_page: String(PER_PAGE),
+    });
+    for (const c of data) {
+      if (same(c)) return c;
+      if (Date.parse(c.created_at) < sinceMs) return undefined; // older than any attempt
+    }
+    if (data.length === 0 || page * Math.max(1, meta.per_page) >= meta.total) return undefined;
+  }
+}
+
+/** The remote's member of `chamberId` with `email` (newest first: a recent one is found at once). */
+async function findMember(o: PushOptions, chamberId: string, email: string): Promise<Member | undefined> {
+  const key = emailKey(email);
+  for (let page = 1; ; page++) {
+    const { data, meta } = await o.api.listMembers('v2', chamberId, { sort: '-joined_at', page: String(page), per_page: String(PER_PAGE) });
+    const found = data.find((m) => emailKey(m.email) === key);
+    if (found) return found;
+    if (data.length === 0 || page * Math.max(1, meta.per_page) >= meta.total) return undefined;
+  }
+}

@@ -1,0 +1,250 @@
+// Offline work end to end (README, "Working offline"), with the built binary: a "remote"
+// `serve` and copies of it served by a second `serve`, each with its own database and
+// config directory. Pull and compare every list item by item; kill a pull halfway and run
+// it again; create records offline and push them; kill a push between a POST and its
+// bookkeeping and run it again (nothing twice); a change the remote rejects.
+import Database from 'better-sqlite3';
+import { execa } from 'execa';
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
+import { expectSameDirectory, freePort, tokenFor, walk, type Side } from '../helpers/directory-walk.js';
+import { startFaultProxy } from '../helpers/fault-proxy.js';
+import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
+
+const REMOTE = { id: 'remote-client', secret: 'RemoteSecret0123456789' };
+const LOCAL = { id: 'local-client', secret: 'LocalSecret0123456789' };
+
+let dir: string;
+let cfg: string;
+let remotePort: number;
+let remote: ServeProcess;
+const servers: ServeProcess[] = [];
+
+const cli = (args: string[], input?: string) => runCli(args, { configDir: cfg, timeout: 90_000, ...(input !== undefined ? { input } : {}) });
+const json = (text: string) => JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function startRemote(db = `${dir}/remote.db`, seed = 'demo'): Promise<void> {
+  remote = await startServeProcess(
+    ['--port', String(remotePort), '--db', db, '--seed', seed, '--client-id', REMOTE.id, '--client-secret', REMOTE.secret, '--quiet'],
+    { CHAMBERCTL_CONFIG_DIR: `${dir}/cfg-remote` },
+  );
+}
+
+/** `serve` on a copy, and a CLI profile named `name` that points at it. */
+async function serveCopy(db: string, name: string): Promise<ServeProcess> {
+  const s = await startServeProcess(
+    ['--port', '0', '--db', db, '--seed', 'none', '--client-id', LOCAL.id, '--client-secret', LOCAL.secret, '--quiet'],
+    { CHAMBERCTL_CONFIG_DIR: `${dir}/cfg-${name}` },
+  );
+  servers.push(s);
+  await login(name, s.baseUrl, LOCAL);
+  return s;
+}
+
+async function login(profile: string, baseUrl: string, c: { id: string; secret: string }): Promise<void> {
+  const r = await cli(['login', '--profile', profile, '--base-url', baseUrl, '--client-id', c.id, '--client-secret-stdin'], c.secret);
+  expect(r.exitCode, r.stderr).toBe(0);
+}
+
+const side = async (baseUrl: string, c: { id: string; secret: string }): Promise<Side> => ({
+  baseUrl,
+  v1: await tokenFor(baseUrl, c.id, c.secret, 'v1'),
+  v2: await tokenFor(baseUrl, c.id, c.secret, 'v2'),
+});
+
+async function create(profile: string, args: string[]): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const r = await cli(['--profile', profile, '--json', ...args]);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return json(r.stdout);
+}
+const hqArgs = (name: string) => ['chambers', 'create', '--name', name, '--type', 'hq', '--street', '1 Quay', '--city', 'Ghent', '--country', 'BE'];
+const memberArgs = (chamberId: string, email: string) => ['members', 'add', chamberId, '--name', `Member ${email}`, '--email', email, '--membership-type', 'standard'];
+
+async function status(db: string) {
+  const r = await cli(['sync', 'status', '--db', db, '--json']);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return json(r.stdout);
+}
+
+/** The remote's chambers with this name (to count copies). */
+async function remoteChambersNamed(name: string) {
+  const s = await side(remote.baseUrl, REMOTE);
+  return (await walk(remote.baseUrl, s.v2, '/v2/chambers?sort=-created_at')).filter((c) => c.name === name);
+}
+
+beforeAll(async () => {
+  dir = await makeTempDir('chamberctl-sync-');
+  cfg = `${dir}/cfg`;
+  remotePort = await freePort();
+  await startRemote();
+  await login('remote', remote.baseUrl, REMOTE);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([remote?.stop(), ...servers.map((s) => s.stop())]);
+  await removeTempDir(dir);
+});
+
+describe('sync pull', () => {
+  it('copies every chamber, member and event: the copy serves the same lists, item by item', async () => {
+    const r = await cli(['sync', 'pull', '--from', 'remote', '--db', `${dir}/copy.db`, '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toBe(''); // no progress when not on a terminal
+    const counts = json(r.stdout);
+    const copy = await serveCopy(`${dir}/copy.db`, 'offline');
+    const compared = await expectSameDirectory(await side(remote.baseUrl, REMOTE), await side(copy.baseUrl, LOCAL));
+    expect({ chambers: counts.chambers, members: counts.members, events: counts.events }).toEqual(compared);
+    expect(compared.chambers).toBeGreaterThan(100);
+
+    const st = await status(`${dir}/copy.db`);
+    expect(st.source).toEqual({ profile: 'remote', base_url: remote.baseUrl });
+    expect(Date.parse(st.pulled_at)).toBeGreaterThan(Date.now() - 60_000);
+    expect(st.counts).toEqual(compared);
+    expect(st.pending).toEqual([]);
+  }, 120_000);
+
+  it('continues a pull killed halfway and ends with an exact copy', async () => {
+    // a slow link (20 ms per member list) so that the kill lands mid-way
+    const proxy = await startFaultProxy(remote.baseUrl, (req) => req.method === 'GET' && /\/members/.test(req.url ?? ''));
+    proxy.delayMs = 20;
+    try {
+      await login('slow', proxy.baseUrl, REMOTE);
+      const db = `${dir}/killed.db`;
+      const proc = execa(process.execPath, [BIN, 'sync', 'pull', '--from', 'slow', '--db', db, '--concurrency', '2'], {
+        env: { ...cleanEnv(), CHAMBERCTL_CONFIG_DIR: cfg },
+        extendEnv: false,
+        reject: false,
+      });
+      // wait until some chambers are done, then kill -9
+      for (let done = 0; done < 20; await new Promise((r) => setTimeout(r, 10))) {
+        if (!existsSync(db)) continue;
+        try {
+          const peek = new Database(db, { readonly: true, fileMustExist: true });
+          try {
+            done = peek.prepare('SELECT count(*) FROM sync_done').pluck().get() as number;
+          } finally {
+            peek.close();
+          }
+        } catch {
+          // the schema is being created
+        }
+      }
+      proc.kill('SIGKILL');
+      expect((await proc).signal).toBe('SIGKILL');
+      expect((await status(db)).pull_in_progress).toBe(true);
+
+      proxy.delayMs = 0;
+      const again = await cli(['sync', 'pull', '--from', 'slow', '--db', db, '--json']);
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect((await status(db)).pull_in_progress).toBe(false);
+      const copy = await serveCopy(db, 'resumed');
+      const compared = await expectSameDirectory(await side(remote.baseUrl, REMOTE), await side(copy.baseUrl, LOCAL));
+      expect(json(again.stdout)).toMatchObject(compared);
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
+
+  it('refuses a database that holds other data, or a copy of another directory', async () => {
+    const r = await cli(['sync', 'pull', '--from', 'remote', '--db', `${dir}/remote.db`]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^error: .*no `sync pull` made/);
+    const other = await cli(['sync', 'pull', '--from', 'slow', '--db', `${dir}/copy.db`]);
+    expect(other.exitCode).toBe(1);
+    expect(other.stderr).toMatch(/is a copy of http/);
+  });
+});
+
+describe('local changes and sync push', () => {
+  it('sends offline creations with their references replaced by the remote ids', async () => {
+    const db = `${dir}/copy.db`;
+    await remote.stop(); // offline from here
+    const hq = await create('offline', hqArgs('Offline HQ'));
+    const sub = await create('offline', [
+      'chambers', 'create', '--name', 'Offline Office', '--type', 'subsidiary', '--hq-id', hq.id, '--street', '2 Dock', '--city', 'Bruges', '--country', 'BE',
+    ]);
+    await create('offline', memberArgs(hq.id, 'hq.member@example.org'));
+    await create('offline', memberArgs(sub.id, 'office.member@example.org'));
+    const pending = (await status(db)).pending;
+    expect(pending.map((c: { kind: string; state: string }) => [c.kind, c.state])).toEqual([
+      ['chamber', 'pending'], ['chamber', 'pending'], ['member', 'pending'], ['member', 'pending'],
+    ]);
+
+    const dry = await cli(['sync', 'push', '--db', db, '--dry-run', '--json']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(json(dry.stdout).would_send).toHaveLength(4);
+
+    await startRemote(); // online again, same address
+    const r = await cli(['sync', 'push', '--db', db, '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(json(r.stdout)).toMatchObject({ pushed: 4, skipped: 0, rejected: 0 });
+    expect((await status(db)).pending).toEqual([]);
+
+    const [remoteHq] = await remoteChambersNamed('Offline HQ');
+    const [remoteSub] = await remoteChambersNamed('Offline Office');
+    expect(remoteSub!.hq_id).toBe(remoteHq!.id);
+    const s = await side(remote.baseUrl, REMOTE);
+    const hqMembers = await walk(remote.baseUrl, s.v2, `/v2/chambers/${remoteHq!.id as string}/members`);
+    expect(hqMembers.map((m) => m.email)).toEqual(['hq.member@example.org']);
+    const subMembers = await walk(remote.baseUrl, s.v2, `/v2/chambers/${remoteSub!.id as string}/members`);
+    expect(subMembers.map((m) => [m.email, m.chamber_id])).toEqual([['office.member@example.org', remoteSub!.id]]);
+    // the copy now holds the remote's records under the remote's ids
+    const copy = servers[0]!;
+    const local = await side(copy.baseUrl, LOCAL);
+    expect(await walk(copy.baseUrl, local.v2, `/v2/chambers/${remoteSub!.id as string}/members`)).toEqual(subMembers);
+    // and a push with nothing pending sends nothing
+    expect(json((await cli(['sync', 'push', '--db', db, '--json'])).stdout)).toMatchObject({ pushed: 0, skipped: 0, rejected: 0 });
+  }, 120_000);
+
+  it('never creates twice when push is killed between a POST and its bookkeeping', async () => {
+    const db = `${dir}/copy.db`;
+    const hq = await create('offline', hqArgs('Killed Push HQ'));
+    await create('offline', memberArgs(hq.id, 'killed.push@example.org'));
+    // killed right after the chamber's POST was answered, then right after the member's
+    for (let run = 0; run < 2; run++) {
+      const killed = await runCli(['sync', 'push', '--db', db, '--json'], {
+        configDir: cfg,
+        env: { CHAMBERCTL_TEST_KILL_AFTER_POSTS: '1' },
+        timeout: 60_000,
+      }).catch((e: unknown) => e);
+      expect((killed as { exitCode: number }).exitCode).toBe(-1); // no exit code: killed
+    }
+    const r = await cli(['sync', 'push', '--db', db, '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    // both were at the remote already: found there (the chamber), or answered again for the key (the member)
+    expect(json(r.stdout)).toMatchObject({ pushed: 0, skipped: 1, rejected: 0 });
+    expect((await status(db)).pending).toEqual([]);
+    const found = await remoteChambersNamed('Killed Push HQ');
+    expect(found).toHaveLength(1);
+    const s = await side(remote.baseUrl, REMOTE);
+    const members = await walk(remote.baseUrl, s.v2, `/v2/chambers/${found[0]!.id as string}/members`);
+    expect(members.map((m) => m.email)).toEqual(['killed.push@example.org']);
+  }, 120_000);
+
+  it('keeps a change the remote rejects, pushes the others, and exits 5', async () => {
+    const db = `${dir}/copy.db`;
+    // the remote comes back with another database: the chambers of the copy are gone there
+    await remote.stop();
+    await startRemote(`${dir}/remote-replaced.db`, 'none');
+    const s = await side(remote.baseUrl, REMOTE);
+    const [pulledChamber] = await walk(servers[0]!.baseUrl, (await side(servers[0]!.baseUrl, LOCAL)).v2, '/v2/chambers?sort=name');
+    const member = await create('offline', memberArgs(pulledChamber!.id as string, 'orphan@example.org'));
+    await create('offline', hqArgs('Survivor HQ'));
+    const r = await cli(['sync', 'push', '--db', db, '--json']);
+    expect(r.exitCode).toBe(5);
+    expect(json(r.stdout)).toMatchObject({ pushed: 1, rejected: 1 });
+    expect(r.stderr).toMatch(/rejected member/);
+    const pending = (await status(db)).pending;
+    expect(pending).toHaveLength(1);
+    expect(pending[0]).toMatchObject({ kind: 'member', state: 'rejected', record_id: member.id });
+    expect(pending[0].error).toMatch(/not found/);
+    expect((await walk(remote.baseUrl, s.v2, '/v2/chambers')).map((c) => c.name)).toContain('Survivor HQ');
+
+    // discard drops the change and the record it made
+    const d = await cli(['sync', 'discard', pending[0].id, '--db', db]);
+    expect(d.exitCode, d.stderr).toBe(0);
+    expect((await status(db)).pending).toEqual([]);
+    expect((await cli(['sync', 'discard', pending[0].id, '--db', db])).exitCode).toBe(4);
+  }, 120_000);
+});

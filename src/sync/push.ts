@@ -19,8 +19,8 @@ import type { LocalChange, SyncCopy } from '../storage/sqlite/sync-copy.js';
 // - only after the remote's record is written into the copy (one transaction: record,
 //   references moved to its id, change gone) is a change done.
 
-/** How far back, before a first attempt, a chamber that attempt made may be stamped (clocks differ). */
-const CLOCK_SLACK_MS = 10 * 60 * 1000;
+/** Chambers looked at beyond those created since a first attempt (the remote may have lost some meanwhile). */
+const LOOKUP_MARGIN = 20;
 const PER_PAGE = 100;
 
 export interface PushOptions {
@@ -126,16 +126,18 @@ const rejectionText = (error: CliError) => [error.message, ...error.details].joi
 
 async function pushChamber(o: PushOptions, change: LocalChange, body: ChamberCreate, path: string, count: () => number): Promise<Outcome> {
   for (let attempt = 1; ; attempt++) {
-    // A first attempt may have created it at a remote that ignores Idempotency-Key: look first.
-    if (change.attempted_at) {
-      const found = await findChamber(o, body, Date.parse(change.attempted_at) - CLOCK_SLACK_MS);
+    // A first attempt may have created it at a remote that ignores Idempotency-Key: look
+    // among the chambers of its type created since (newest first), before sending again.
+    if (change.attempted_at && change.remote_before !== null) {
+      const found = await findChamber(o, body, change.remote_before);
       if (found) {
         o.copy.settleChamber(change, found);
         return { kind: 'skipped', remoteId: found.id };
       }
     }
+    change.remote_before ??= await chambersOfType(o, body.type);
     change.attempted_at = o.now().toISOString();
-    o.copy.markAttempted(change.id, change.attempted_at);
+    o.copy.markAttempted(change.id, change.attempted_at, change.remote_before);
     let res: HttpResponse;
     try {
       // not repeated blindly: a lost answer is followed by the look-up above
@@ -183,8 +185,16 @@ async function pushMember(o: PushOptions, change: LocalChange, body: MemberCreat
   throw error;
 }
 
-/** The remote's chamber made from `body` since `sinceMs`, newest first. */
-async function findChamber(o: PushOptions, body: ChamberCreate, sinceMs: number): Promise<Chamber | undefined> {
+async function chambersOfType(o: PushOptions, type: ChamberCreate['type']): Promise<number> {
+  return (await o.api.listChambers('v2', { 'filter[type]': type, per_page: '1' })).meta.total;
+}
+
+/**
+ * The remote's chamber made from `body`, among those of its type created since the remote
+ * had `before` of them (newest first; a margin for chambers that went meanwhile). Counting
+ * rather than comparing times: the remote's clock need not agree with ours.
+ */
+async function findChamber(o: PushOptions, body: ChamberCreate, before: number): Promise<Chamber | undefined> {
   const same = (c: Chamber) =>
     c.name === body.name &&
     c.type === body.type &&
@@ -193,6 +203,7 @@ async function findChamber(o: PushOptions, body: ChamberCreate, sinceMs: number)
     c.address.city === body.address.city &&
     (c.address.postal_code ?? null) === (body.address.postal_code ?? null) &&
     c.address.country === body.address.country;
+  let seen = 0;
   for (let page = 1; ; page++) {
     const { data, meta } = await o.api.listChambers('v2', {
       'filter[type]': body.type,
@@ -200,9 +211,10 @@ async function findChamber(o: PushOptions, body: ChamberCreate, sinceMs: number)
       page: String(page),
       per_page: String(PER_PAGE),
     });
+    const newer = meta.total - before + LOOKUP_MARGIN; // how many can have come since
     for (const c of data) {
       if (same(c)) return c;
-      if (Date.parse(c.created_at) < sinceMs) return undefined; // older than any attempt
+      if (++seen >= newer) return undefined;
     }
     if (data.length === 0 || page * Math.max(1, meta.per_page) >= meta.total) return undefined;
   }

@@ -169,7 +169,8 @@ const MIGRATIONS: string[] = [
     created_at      text NOT NULL,
     state           text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'rejected')),
     error           text,
-    attempted_at    text
+    attempted_at    text,
+    remote_before   bigint
   );
   CREATE INDEX local_changes_by_record ON local_changes (record_id);
   CREATE INDEX local_changes_by_chamber ON local_changes (chamber_id) WHERE chamber_id IS NOT NULL;

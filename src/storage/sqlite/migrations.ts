@@ -164,7 +164,8 @@ const MIGRATIONS: string[] = [
     created_at      TEXT NOT NULL,
     state           TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'rejected')),
     error           TEXT,
-    attempted_at    TEXT
+    attempted_at    TEXT,
+    remote_before   INTEGER -- a chamber: how many of its type the remote had before the first attempt
   );
   CREATE INDEX local_changes_by_record ON local_changes (record_id);
   CREATE INDEX local_changes_by_chamber ON local_changes (chamber_id) WHERE chamber_id IS NOT NULL;

@@ -43,6 +43,8 @@ export interface LocalChange {
   error: string | null;
   /** Set before each send: a change with it may have reached the remote already. */
   attempted_at: string | null;
+  /** A chamber: how many chambers of its type the remote listed before the first send. */
+  remote_before: number | null;
 }
 
 export interface CopyCounts {
@@ -276,8 +278,11 @@ export class SyncCopy {
     });
   }
 
-  markAttempted(changeId: string, at: string): void {
-    this.db.prepare('UPDATE local_changes SET attempted_at = ? WHERE id = ?').run(at, changeId);
+  /** Committed before a POST; `remoteBefore` is kept from the first attempt on. */
+  markAttempted(changeId: string, at: string, remoteBefore?: number): void {
+    this.db
+      .prepare('UPDATE local_changes SET attempted_at = ?, remote_before = coalesce(remote_before, ?) WHERE id = ?')
+      .run(at, remoteBefore ?? null, changeId);
   }
 
   markRejected(changeId: string, error: string): void {

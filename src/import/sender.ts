@@ -1,8 +1,11 @@
 // One POST /v2/chambers/{id}/members per row, repeated on transient failures.
 //
-// Repeating a POST is safe here, even after the connection dropped mid-request: the server
-// answers 409 for an e-mail that is already in the chamber, so a POST that did land the
-// first time comes back as 409 and the row counts as skipped, never as a second member.
+// Repeating a POST is safe here, even after the connection dropped mid-request: each row
+// carries an Idempotency-Key derived from the chamber and the row itself, so a server that
+// honours it (decisions.md) answers a repeat with the first answer; and any server answers
+// 409 for an e-mail that is already in the chamber, so a POST that did land the first time
+// comes back as 409 and the row counts as skipped, never as a second member.
+import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CliError, ExitCode } from '../cli/exit-codes.js';
 import { errorFromResponse } from '../client/errors.js';
@@ -72,7 +75,7 @@ export class RowSender {
           http.request({
             method: 'POST',
             url: this.#url,
-            headers: { authorization: `Bearer ${token}` },
+            headers: { authorization: `Bearer ${token}`, 'idempotency-key': rowKey(this.#o.chamberId, body) },
             json: body,
             idempotent: true, // see the top of this file
           }),
@@ -86,7 +89,8 @@ export class RowSender {
         continue;
       }
       const { status } = res;
-      if (status >= 200 && status < 300) return { status: 'created' };
+      // a repeat answered from its key: the row was created by an earlier attempt or run
+      if (status >= 200 && status < 300) return { status: res.headers['idempotent-replayed'] === 'true' ? 'skipped' : 'created' };
       if (status === 409) return { status: 'skipped' };
       const error = errorFromResponse(res);
       // 422, or a 400 whose `fields` name the row's fields: the data was refused, fix the row
@@ -111,4 +115,12 @@ export class RowSender {
     log?.(`! line ${line}: ${why}; retrying in ${(ms / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${retry.maxAttempts})`);
     await sleep(ms);
   }
+}
+
+/**
+ * The Idempotency-Key of a row: the same row for the same chamber gets the same key, in this
+ * run or a resumed one (a file holds an address once: later rows with it are duplicates).
+ */
+export function rowKey(chamberId: string, body: MemberCreate): string {
+  return `import-${createHash('sha256').update(`${chamberId}\n${JSON.stringify(body)}`).digest('base64url')}`;
 }

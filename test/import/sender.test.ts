@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/exit-codes.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../../src/client/http.js';
 import { TokenProvider } from '../../src/client/tokens.js';
-import { FatalSendError, IMPORT_RETRY, RowSender } from '../../src/import/sender.js';
+import { FatalSendError, IMPORT_RETRY, RowSender, rowKey } from '../../src/import/sender.js';
 
-type Step = { status: number; json?: unknown; retryAfterMs?: number } | Error;
+type Step = { status: number; json?: unknown; retryAfterMs?: number; headers?: Record<string, string> } | Error;
 
 /**
  * A scripted transport: token requests are answered tok1, tok2, ... (or 401 once `refuseCredentials`);
@@ -59,11 +59,20 @@ describe('RowSender', () => {
       {
         method: 'POST',
         url: 'http://127.0.0.1:9/v2/chambers/ch%2F1/members',
-        headers: { authorization: 'Bearer tok1' },
+        headers: { authorization: 'Bearer tok1', 'idempotency-key': rowKey('ch/1', body) },
         json: body,
         idempotent: true,
       },
     ]);
+  });
+
+  it('derives the Idempotency-Key from the chamber and the row; an answer replayed for it is a skipped row', async () => {
+    expect(rowKey('ch/1', body)).toBe(rowKey('ch/1', { ...body }));
+    expect(rowKey('ch/1', body)).not.toBe(rowKey('ch/2', body));
+    expect(rowKey('ch/1', body)).not.toBe(rowKey('ch/1', { ...body, name: `${body.name}!` }));
+    expect(rowKey('ch/1', body)).toMatch(/^import-[\w-]{43}$/);
+    const replayed = scripted([{ status: 201, headers: { 'idempotent-replayed': 'true' } }]);
+    expect(await replayed.sender.send(body, 2)).toEqual({ status: 'skipped' });
   });
 
   it('409 is skipped; 422, or 400 naming fields, is invalid with the server field messages', async () => {

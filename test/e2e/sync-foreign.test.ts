@@ -99,6 +99,39 @@ describe('sync with a foreign server', () => {
     expect(await walk(copy.baseUrl, token, `/v2/chambers/${made[0]!.id as string}/members`)).toEqual(foreign.membersOf(made[0]!.id as string));
   });
 
+  it('a later pull refreshes the copy: changed records updated, gone ones removed, pending local changes kept', async () => {
+    const db = `${dir}/copy.db`;
+    const token = await tokenFor(copy.baseUrl, LOCAL.id, LOCAL.secret);
+    // offline: a member added to a chamber that the remote is about to lose
+    const doomed = foreign.chambers.find((c) => c.type === 'subsidiary')!;
+    const local = json((await cli(['--profile', 'offline', '--json', 'members', 'add', doomed.id as string, '--name', 'Kept', '--email', 'kept@example.org', '--membership-type', 'standard'])).stdout);
+    // meanwhile at the remote: a chamber renamed, a member gone, a chamber gone with its members
+    const renamed = foreign.chambers[0]!;
+    renamed.name = 'Renamed At The Remote';
+    const members = foreign.membersOf(renamed.id as string);
+    const goneMember = members.splice(1, 1)[0]!;
+    const other = foreign.chambers.find((c) => c.type === 'subsidiary' && c.id !== doomed.id)!;
+    foreign.chambers.splice(foreign.chambers.indexOf(other), 1);
+    foreign.chambers.splice(foreign.chambers.indexOf(doomed), 1);
+
+    const r = await cli(['sync', 'pull', '--db', db, '--from', 'foreign', '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`warning: chamber ${doomed.id as string} is gone at the remote but kept`));
+    const chambers = await walk(copy.baseUrl, token, '/v2/chambers');
+    expect(chambers.find((c) => c.id === renamed.id)!.name).toBe('Renamed At The Remote');
+    expect(chambers.map((c) => c.id)).not.toContain(other.id);
+    expect(chambers.map((c) => c.id)).toContain(doomed.id); // kept for the pending member
+    expect((await walk(copy.baseUrl, token, `/v2/chambers/${renamed.id as string}/members`)).map((m) => m.id)).not.toContain(goneMember.id);
+    expect((await walk(copy.baseUrl, token, `/v2/chambers/${doomed.id as string}/members`)).map((m) => m.id)).toContain(local.id);
+    const st = json((await cli(['sync', 'status', '--db', db, '--json'])).stdout);
+    expect(st.pending.map((c: { record_id: string }) => c.record_id)).toEqual([local.id]);
+
+    // the push reports it: the remote no longer has that chamber
+    const pushed = await cli(['sync', 'push', '--db', db, '--json']);
+    expect(pushed.exitCode).toBe(5);
+    expect(json(pushed.stdout)).toMatchObject({ rejected: 1 });
+  });
+
   it('copies chambers and members from a v1-only remote, and says that events are not copied', async () => {
     const r = await cli(['sync', 'pull', '--from', 'legacy', '--db', `${dir}/legacy.db`, '--json']);
     expect(r.exitCode, r.stderr).toBe(0);

@@ -3,6 +3,7 @@ import { CliError, ExitCode, usageError } from '../cli/exit-codes.js';
 import { DirectoryClient } from '../client/directory-client.js';
 import { openProfileForCalls } from '../client/session.js';
 import type { GlobalOptions } from '../client/types.js';
+import { tuneGcForImport } from '../import/gc-tuning.js';
 import { Progress } from '../import/progress.js';
 import { createOutput } from '../output/output.js';
 import type { SyncCopy } from '../storage/sqlite/sync-copy.js';
@@ -47,6 +48,7 @@ export async function runSyncPull(opts: SyncOptions, globals: GlobalOptions, ctx
         );
       }
       const api = new DirectoryClient(p.http, p.tokens, p.baseUrl);
+      tuneGcForImport(); // a pull allocates a little per row for long, as an import does
       const stats = newPullStats();
       const started = Date.now();
       const progress = new Progress({

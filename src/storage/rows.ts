@@ -128,9 +128,23 @@ export const eventOf = (r: Event, now?: string): Event => ({
 
 /**
  * The `raw` column for a record from elsewhere: its JSON text when the columns alone would
- * not give it back byte for byte (extra fields, another key order), else null.
+ * not give it back byte for byte (extra fields, another key order), else null. `canonical`
+ * is built from the record's own values (chamberOf and the like), so the two texts are equal
+ * exactly when their keys are, in order, at every level: compared without serialising.
  */
 export function rawUnlessCanonical(record: object, canonical: object): string | null {
-  const text = JSON.stringify(record);
-  return text === JSON.stringify(canonical) ? null : text;
+  return sameKeys(record, canonical) ? null : JSON.stringify(record);
+}
+
+function sameKeys(a: object, b: object): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    if (ka[i] !== kb[i]) return false;
+    const va = (a as Record<string, unknown>)[ka[i]!];
+    const vb = (b as Record<string, unknown>)[kb[i]!];
+    if (va !== null && typeof va === 'object' && !sameKeys(va, vb as object)) return false;
+  }
+  return true;
 }

@@ -13,7 +13,9 @@ export function openCopy(db: string | undefined, ctx: Pick<CliContext, 'env'>): 
     throw usageError('sync keeps its copy in a SQLite file for now; name a file with --db (a PostgreSQL copy is not supported yet)');
   }
   try {
-    return new SyncCopy(openStorage(path));
+    // a small cache and memory map: a pull writes far more than it reads again, and mapped
+    // pages of a large copy would count in the process's memory
+    return new SyncCopy(openStorage(path, 32));
   } catch (err) {
     if (err instanceof StartError) throw new CliError(err.message, ExitCode.FAILURE);
     throw err;

@@ -80,7 +80,6 @@ export async function pull(o: PullOptions): Promise<PullResult> {
   ({ seen: stats.chambersSeen, done: stats.chambersDone } = copy.runProgress(run));
 
   // 2. Each chamber's members and events, `concurrency` chambers at a time.
-  let heldBack = 0;
   let cursor = '';
   let chunk: string[] = [];
   const nextChamber = (): string | undefined => {
@@ -95,7 +94,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
       await eachPage(
         (q) => api.listMembers(version, id, q),
         (items) => {
-          heldBack += copy.upsertMembers(items, run);
+          copy.upsertMembers(items, run);
           stats.rows += items.length;
         },
       );
@@ -128,10 +127,11 @@ export async function pull(o: PullOptions): Promise<PullResult> {
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
+  copy.flush(); // what was read before a failure is kept: the next run need not read it again
   if (failed !== undefined) throw failed;
 
   // 3. What the remote no longer has goes, except what local changes need.
   const kept = copy.finishRun(run, o.now().toISOString(), eventsCopied);
   for (const id of kept) o.warn(`warning: chamber ${id} is gone at the remote but kept: pending local changes refer to it`);
-  return { ...copy.counts(), kept, eventsCopied, heldBack };
+  return { ...copy.counts(), kept, eventsCopied, heldBack: copy.heldBack };
 }

@@ -89,8 +89,8 @@ export class Storage {
     if (this.db.open) this.db.close(); // the last connection checkpoints the WAL on close
   }
 
-  /** Prepared statements are cached by their text. */
-  private stmt(sql: string): Database.Statement {
+  /** Prepared statements are cached by their text (src/storage/sqlite/ uses them too). */
+  stmt(sql: string): Database.Statement {
     let s = this.statements.get(sql);
     if (!s) {
       s = this.db.prepare(sql);

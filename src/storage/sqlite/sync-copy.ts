@@ -47,6 +47,10 @@ export interface LocalChange {
   remote_before: number | null;
 }
 
+/** A pull's queued writes are committed together past this many rows, or this long after the first. */
+const FLUSH_ROWS = 5000;
+const FLUSH_MS = 250;
+
 export interface CopyCounts {
   chambers: number;
   members: number;
@@ -61,14 +65,16 @@ export class SyncCopy {
     this.db.pragma('foreign_keys = OFF');
   }
 
+  /** Commits what is queued, then closes the database. */
   close(): void {
+    if (this.storage.db.open) this.flush();
     this.storage.close();
   }
 
   // ------------------------------------------------------------------ state
 
   state(): SyncState {
-    const rows = this.db.prepare('SELECT key, value FROM sync_state').all() as { key: string; value: string }[];
+    const rows = this.storage.stmt('SELECT key, value FROM sync_state').all() as { key: string; value: string }[];
     const v = Object.fromEntries(rows.map((r) => [r.key, r.value]));
     return {
       ...(v.source ? { source: JSON.parse(v.source) as SyncSource } : {}),
@@ -80,13 +86,13 @@ export class SyncCopy {
   }
 
   private set(key: string, value: string | undefined): void {
-    if (value === undefined) this.db.prepare('DELETE FROM sync_state WHERE key = ?').run(key);
-    else this.db.prepare('INSERT INTO sync_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+    if (value === undefined) this.storage.stmt('DELETE FROM sync_state WHERE key = ?').run(key);
+    else this.storage.stmt('INSERT INTO sync_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 
   /** Chambers in a database that no pull made (demo data, a snapshot): not a copy to refresh. */
   holdsOtherData(): boolean {
-    return !this.state().source && this.db.prepare('SELECT 1 FROM chambers LIMIT 1').get() !== undefined;
+    return !this.state().source && this.storage.stmt('SELECT 1 FROM chambers LIMIT 1').get() !== undefined;
   }
 
   /** The pull to run: the interrupted one, or a new one (which forgets what an old one visited). */
@@ -97,77 +103,122 @@ export class SyncCopy {
       if (s.run) return s.run;
       const run = s.lastRun + 1;
       this.set('run', String(run));
-      this.db.prepare('DELETE FROM sync_done').run();
+      this.storage.stmt('DELETE FROM sync_done').run();
       return run;
     });
   }
 
   // ------------------------------------------------------------------ pull: writes
+  //
+  // A pull's writes are queued and committed together, every FLUSH_ROWS rows or
+  // FLUSH_MS, in the order they were queued: one transaction per page would rewrite the
+  // same index pages into the WAL hundreds of thousands of times (bench:sync). A chamber is
+  // marked finished in the same queue, after its rows, so a killed pull loses at most the
+  // last batch and redoes those chambers.
+
+  #queue: (() => void)[] = [];
+  #queuedRows = 0;
+  #timer: NodeJS.Timeout | undefined;
+  /** Remote members not written because a pending local member of the chamber has their address. */
+  heldBack = 0;
+
+  #failure: unknown;
+
+  #enqueue(rows: number, write: () => void): void {
+    this.#queue.push(write);
+    this.#queuedRows += rows;
+    if (this.#queuedRows >= FLUSH_ROWS) this.flush();
+    else {
+      this.#timer ??= setTimeout(() => {
+        try {
+          this.flush();
+        } catch (err) {
+          this.#failure = err; // the next write or flush reports it
+        }
+      }, FLUSH_MS).unref();
+    }
+  }
+
+  /** Commits the queued writes (also done on its own, by size and by time). */
+  flush(): void {
+    if (this.#failure !== undefined) {
+      const err = this.#failure;
+      this.#failure = undefined;
+      throw err;
+    }
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const jobs = this.#queue;
+    this.#queue = [];
+    this.#queuedRows = 0;
+    if (jobs.length) this.storage.transaction(() => jobs.forEach((job) => job()));
+  }
 
   upsertChambers(records: Chamber[], run: number): void {
-    const stmt = this.db.prepare(
+    const stmt = this.storage.stmt(
       `INSERT INTO chambers (id, name, type, hq_id, status, street, city, postal_code, country, created_at, raw, synced_run)
        VALUES (@id, @name, @type, @hq_id, @status, @street, @city, @postal_code, @country, @created_at, @raw, @synced_run)
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, type = excluded.type, hq_id = excluded.hq_id,
          status = excluded.status, street = excluded.street, city = excluded.city, postal_code = excluded.postal_code,
          country = excluded.country, created_at = excluded.created_at, raw = excluded.raw, synced_run = excluded.synced_run`,
     );
-    this.storage.transaction(() => {
-      for (const c of records) stmt.run(chamberRow(c, run));
-    });
+    const rows = records.map((c) => chamberRow(c, run));
+    this.#enqueue(rows.length, () => rows.forEach((row) => stmt.run(row)));
   }
 
   /**
-   * Returns the records not written: a member whose address a pending local member of the
-   * chamber already has (push will find it at the remote and take its id).
+   * A remote member whose address a pending local member of the chamber already has is not
+   * written (counted in `heldBack`): push will find it at the remote and take its id.
    */
-  upsertMembers(records: Member[], run: number): number {
-    const upsert = this.db.prepare(
+  upsertMembers(records: Member[], run: number): void {
+    const upsert = this.storage.stmt(
       `INSERT INTO members (id, chamber_id, name, email, email_key, phone, membership_type, status, joined_at, raw, synced_run)
        VALUES (@id, @chamber_id, @name, @email, @email_key, @phone, @membership_type, @status, @joined_at, @raw, @synced_run)
        ON CONFLICT (id) DO UPDATE SET chamber_id = excluded.chamber_id, name = excluded.name, email = excluded.email,
          email_key = excluded.email_key, phone = excluded.phone, membership_type = excluded.membership_type,
          status = excluded.status, joined_at = excluded.joined_at, raw = excluded.raw, synced_run = excluded.synced_run`,
     );
-    const holder = this.db.prepare('SELECT id, synced_run FROM members WHERE chamber_id = ? AND email_key = ? AND id <> ?');
-    const remove = this.db.prepare('DELETE FROM members WHERE id = ?');
-    let kept = 0;
-    this.storage.transaction(() => {
-      for (const m of records) {
-        const row = memberRow(m, run);
-        const other = holder.get(row.chamber_id, row.email_key, row.id) as { id: string; synced_run: number | null } | undefined;
-        if (other) {
-          // The address moved to another member at the remote: the old holder's row is
-          // stale (it will be refreshed or removed by this pull), unless it is a local change.
+    const holder = this.storage.stmt('SELECT id, synced_run FROM members WHERE chamber_id = ? AND email_key = ? AND id <> ?');
+    const remove = this.storage.stmt('DELETE FROM members WHERE id = ?');
+    const rows = records.map((m) => memberRow(m, run));
+    this.#enqueue(rows.length, () => {
+      for (const row of rows) {
+        try {
+          upsert.run(row);
+        } catch (err) {
+          if ((err as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw err;
+          // Another member of the chamber has the address: at the remote it moved to this
+          // member, so the old holder's row is stale (this pull refreshes or removes it),
+          // unless the holder is a local change.
+          const other = holder.get(row.chamber_id, row.email_key, row.id) as { id: string; synced_run: number | null } | undefined;
+          if (!other) throw err;
           if (other.synced_run === null) {
-            kept++;
+            this.heldBack++;
             continue;
           }
           remove.run(other.id);
+          upsert.run(row);
         }
-        upsert.run(row);
       }
     });
-    return kept;
   }
 
   upsertEvents(records: Event[], run: number): void {
-    const stmt = this.db.prepare(
+    const stmt = this.storage.stmt(
       `INSERT INTO events (id, chamber_id, title, status, starts_at, ends_at, location, raw, synced_run)
        VALUES (@id, @chamber_id, @title, @status, @starts_at, @ends_at, @location, @raw, @synced_run)
        ON CONFLICT (id) DO UPDATE SET chamber_id = excluded.chamber_id, title = excluded.title, status = excluded.status,
          starts_at = excluded.starts_at, ends_at = excluded.ends_at, location = excluded.location, raw = excluded.raw,
          synced_run = excluded.synced_run`,
     );
-    this.storage.transaction(() => {
-      for (const e of records) stmt.run({ ...eventOf(e), raw: rawUnlessCanonical(e, eventOf(e)), synced_run: run });
-    });
+    const rows = records.map((e) => ({ ...eventOf(e), raw: rawUnlessCanonical(e, eventOf(e)), synced_run: run }));
+    this.#enqueue(rows.length, () => rows.forEach((row) => stmt.run(row)));
   }
 
   /** The chambers this pull saw and has not finished yet, in id order, after `afterId`. */
   chambersToVisit(run: number, afterId: string, limit: number): string[] {
-    return this.db
-      .prepare(
+    return this.storage
+      .stmt(
         `SELECT id FROM chambers WHERE synced_run = ? AND id > ? AND id NOT IN (SELECT chamber_id FROM sync_done) ORDER BY id LIMIT ?`,
       )
       .pluck()
@@ -176,17 +227,18 @@ export class SyncCopy {
 
   /** How many chambers this pull saw, and how many of them it has finished. */
   runProgress(run: number): { seen: number; done: number } {
-    const seen = this.db.prepare('SELECT count(*) FROM chambers WHERE synced_run = ?').pluck().get(run) as number;
-    const done = this.db.prepare('SELECT count(*) FROM sync_done').pluck().get() as number;
+    this.flush();
+    const seen = this.storage.stmt('SELECT count(*) FROM chambers WHERE synced_run = ?').pluck().get(run) as number;
+    const done = this.storage.stmt('SELECT count(*) FROM sync_done').pluck().get() as number;
     return { seen, done };
   }
 
   /** A chamber's members (and events) are all in: what the pull did not see of them goes. */
   finishChamber(chamberId: string, run: number, events: boolean): void {
-    this.storage.transaction(() => {
-      this.db.prepare('DELETE FROM members WHERE chamber_id = ? AND synced_run IS NOT NULL AND synced_run <> ?').run(chamberId, run);
-      if (events) this.db.prepare('DELETE FROM events WHERE chamber_id = ? AND synced_run IS NOT NULL AND synced_run <> ?').run(chamberId, run);
-      this.db.prepare('INSERT OR IGNORE INTO sync_done (chamber_id) VALUES (?)').run(chamberId);
+    this.#enqueue(1, () => {
+      this.storage.stmt('DELETE FROM members WHERE chamber_id = ? AND synced_run IS NOT NULL AND synced_run <> ?').run(chamberId, run);
+      if (events) this.storage.stmt('DELETE FROM events WHERE chamber_id = ? AND synced_run IS NOT NULL AND synced_run <> ?').run(chamberId, run);
+      this.storage.stmt('INSERT OR IGNORE INTO sync_done (chamber_id) VALUES (?)').run(chamberId);
     });
   }
 
@@ -196,9 +248,10 @@ export class SyncCopy {
    * reports them). Returns the ids kept for that reason.
    */
   finishRun(run: number, pulledAt: string, events: boolean): string[] {
+    this.flush();
     return this.storage.transaction(() => {
-      const stale = this.db
-        .prepare('SELECT id FROM chambers WHERE synced_run IS NOT NULL AND synced_run <> ?')
+      const stale = this.storage
+        .stmt('SELECT id FROM chambers WHERE synced_run IS NOT NULL AND synced_run <> ?')
         .pluck()
         .all(run) as string[];
       const kept = stale.filter((id) => !this.removeUnlessReferenced(id));
@@ -206,7 +259,7 @@ export class SyncCopy {
       this.set('run', undefined);
       this.set('pulled_at', pulledAt);
       this.set('events', String(events));
-      this.db.prepare('DELETE FROM sync_done').run();
+      this.storage.stmt('DELETE FROM sync_done').run();
       return kept;
     });
   }
@@ -216,8 +269,8 @@ export class SyncCopy {
    * member added to it, a subsidiary of it). Returns whether it was removed.
    */
   removeUnlessReferenced(id: string): boolean {
-    const referenced = this.db
-      .prepare(
+    const referenced = this.storage
+      .stmt(
         `SELECT 1 FROM local_changes WHERE chamber_id = ?1 OR (kind = 'chamber' AND json_extract(body, '$.hq_id') = ?1) LIMIT 1`,
       )
       .get({ 1: id });
@@ -228,29 +281,29 @@ export class SyncCopy {
 
   /** A chamber gone at the remote, with its members and events (not local changes' records). */
   removeChamber(id: string): void {
-    this.db.prepare('DELETE FROM members WHERE chamber_id = ? AND synced_run IS NOT NULL').run(id);
-    this.db.prepare('DELETE FROM events WHERE chamber_id = ? AND synced_run IS NOT NULL').run(id);
-    this.db.prepare('DELETE FROM chambers WHERE id = ? AND synced_run IS NOT NULL').run(id);
+    this.storage.stmt('DELETE FROM members WHERE chamber_id = ? AND synced_run IS NOT NULL').run(id);
+    this.storage.stmt('DELETE FROM events WHERE chamber_id = ? AND synced_run IS NOT NULL').run(id);
+    this.storage.stmt('DELETE FROM chambers WHERE id = ? AND synced_run IS NOT NULL').run(id);
   }
 
   counts(): CopyCounts {
-    const sum = (table: string) => this.db.prepare(`SELECT coalesce(sum(n), 0) FROM ${table}`).pluck().get() as number;
+    const sum = (table: string) => this.storage.stmt(`SELECT coalesce(sum(n), 0) FROM ${table}`).pluck().get() as number;
     return { chambers: sum('chamber_counts'), members: sum('member_counts'), events: sum('event_counts') };
   }
 
   // ------------------------------------------------------------------ local changes
 
   changes(): LocalChange[] {
-    return this.db.prepare('SELECT * FROM local_changes ORDER BY seq').all() as LocalChange[];
+    return this.storage.stmt('SELECT * FROM local_changes ORDER BY seq').all() as LocalChange[];
   }
 
   change(id: string): LocalChange | undefined {
-    return this.db.prepare('SELECT * FROM local_changes WHERE id = ?').get(id) as LocalChange | undefined;
+    return this.storage.stmt('SELECT * FROM local_changes WHERE id = ?').get(id) as LocalChange | undefined;
   }
 
   /** The pending change that made a record, if one did (a local chamber a change refers to). */
   changeFor(recordId: string): LocalChange | undefined {
-    return this.db.prepare('SELECT * FROM local_changes WHERE record_id = ?').get(recordId) as LocalChange | undefined;
+    return this.storage.stmt('SELECT * FROM local_changes WHERE record_id = ?').get(recordId) as LocalChange | undefined;
   }
 
   /**
@@ -259,39 +312,39 @@ export class SyncCopy {
    */
   discard(changeId: string): 'discarded' | 'missing' | { dependents: string[] } {
     return this.storage.transaction(() => {
-      const change = this.db.prepare('SELECT * FROM local_changes WHERE id = ?').get(changeId) as LocalChange | undefined;
+      const change = this.storage.stmt('SELECT * FROM local_changes WHERE id = ?').get(changeId) as LocalChange | undefined;
       if (!change) return 'missing';
       if (change.kind === 'chamber') {
-        const dependents = this.db
-          .prepare(
+        const dependents = this.storage
+          .stmt(
             `SELECT id FROM local_changes WHERE chamber_id = ? OR (kind = 'chamber' AND json_extract(body, '$.hq_id') = ?) ORDER BY seq`,
           )
           .pluck()
           .all(change.record_id, change.record_id) as string[];
         if (dependents.length) return { dependents };
-        this.db.prepare('DELETE FROM chambers WHERE id = ? AND synced_run IS NULL').run(change.record_id);
+        this.storage.stmt('DELETE FROM chambers WHERE id = ? AND synced_run IS NULL').run(change.record_id);
       } else {
-        this.db.prepare('DELETE FROM members WHERE id = ? AND synced_run IS NULL').run(change.record_id);
+        this.storage.stmt('DELETE FROM members WHERE id = ? AND synced_run IS NULL').run(change.record_id);
       }
-      this.db.prepare('DELETE FROM local_changes WHERE id = ?').run(changeId);
+      this.storage.stmt('DELETE FROM local_changes WHERE id = ?').run(changeId);
       return 'discarded';
     });
   }
 
   /** Committed before a POST; `remoteBefore` is kept from the first attempt on. */
   markAttempted(changeId: string, at: string, remoteBefore?: number): void {
-    this.db
-      .prepare('UPDATE local_changes SET attempted_at = ?, remote_before = coalesce(remote_before, ?) WHERE id = ?')
+    this.storage
+      .stmt('UPDATE local_changes SET attempted_at = ?, remote_before = coalesce(remote_before, ?) WHERE id = ?')
       .run(at, remoteBefore ?? null, changeId);
   }
 
   markRejected(changeId: string, error: string): void {
-    this.db.prepare("UPDATE local_changes SET state = 'rejected', error = ? WHERE id = ?").run(error, changeId);
+    this.storage.stmt("UPDATE local_changes SET state = 'rejected', error = ? WHERE id = ?").run(error, changeId);
   }
 
   /** A change that may be tried again (a held one whose chamber went through, say). */
   markPending(changeId: string): void {
-    this.db.prepare("UPDATE local_changes SET state = 'pending', error = NULL WHERE id = ?").run(changeId);
+    this.storage.stmt("UPDATE local_changes SET state = 'pending', error = NULL WHERE id = ?").run(changeId);
   }
 
   /**
@@ -304,17 +357,17 @@ export class SyncCopy {
     this.storage.transaction(() => {
       const local = change.record_id;
       if (remote.id !== local) {
-        this.db.prepare('UPDATE members SET chamber_id = ? WHERE chamber_id = ?').run(remote.id, local);
-        this.db.prepare('UPDATE events SET chamber_id = ? WHERE chamber_id = ?').run(remote.id, local);
-        this.db.prepare('UPDATE chambers SET hq_id = ? WHERE hq_id = ?').run(remote.id, local);
-        this.db.prepare('UPDATE local_changes SET chamber_id = ? WHERE chamber_id = ?').run(remote.id, local);
-        this.db
-          .prepare(`UPDATE local_changes SET body = json_set(body, '$.hq_id', ?) WHERE kind = 'chamber' AND json_extract(body, '$.hq_id') = ?`)
+        this.storage.stmt('UPDATE members SET chamber_id = ? WHERE chamber_id = ?').run(remote.id, local);
+        this.storage.stmt('UPDATE events SET chamber_id = ? WHERE chamber_id = ?').run(remote.id, local);
+        this.storage.stmt('UPDATE chambers SET hq_id = ? WHERE hq_id = ?').run(remote.id, local);
+        this.storage.stmt('UPDATE local_changes SET chamber_id = ? WHERE chamber_id = ?').run(remote.id, local);
+        this.storage
+          .stmt(`UPDATE local_changes SET body = json_set(body, '$.hq_id', ?) WHERE kind = 'chamber' AND json_extract(body, '$.hq_id') = ?`)
           .run(remote.id, local);
-        this.db.prepare('DELETE FROM chambers WHERE id = ?').run(local);
+        this.storage.stmt('DELETE FROM chambers WHERE id = ?').run(local);
       }
-      this.db
-        .prepare(
+      this.storage
+        .stmt(
           `INSERT INTO chambers (id, name, type, hq_id, status, street, city, postal_code, country, created_at, raw, synced_run)
            VALUES (@id, @name, @type, @hq_id, @status, @street, @city, @postal_code, @country, @created_at, @raw, @synced_run)
            ON CONFLICT (id) DO UPDATE SET name = excluded.name, type = excluded.type, hq_id = excluded.hq_id,
@@ -322,7 +375,7 @@ export class SyncCopy {
              country = excluded.country, created_at = excluded.created_at, raw = excluded.raw, synced_run = excluded.synced_run`,
         )
         .run(chamberRow(remote, run));
-      this.db.prepare('DELETE FROM local_changes WHERE id = ?').run(change.id);
+      this.storage.stmt('DELETE FROM local_changes WHERE id = ?').run(change.id);
     });
   }
 
@@ -330,12 +383,12 @@ export class SyncCopy {
   settleMember(change: LocalChange, remote: Member): void {
     const run = this.state().lastRun || null;
     this.storage.transaction(() => {
-      this.db.prepare('DELETE FROM members WHERE id = ?').run(change.record_id);
+      this.storage.stmt('DELETE FROM members WHERE id = ?').run(change.record_id);
       const row = memberRow(remote, run);
       // a stale copy of the remote's member (an earlier pull) gives way
-      this.db.prepare('DELETE FROM members WHERE chamber_id = ? AND email_key = ? AND id <> ?').run(row.chamber_id, row.email_key, row.id);
-      this.db
-        .prepare(
+      this.storage.stmt('DELETE FROM members WHERE chamber_id = ? AND email_key = ? AND id <> ?').run(row.chamber_id, row.email_key, row.id);
+      this.storage
+        .stmt(
           `INSERT INTO members (id, chamber_id, name, email, email_key, phone, membership_type, status, joined_at, raw, synced_run)
            VALUES (@id, @chamber_id, @name, @email, @email_key, @phone, @membership_type, @status, @joined_at, @raw, @synced_run)
            ON CONFLICT (id) DO UPDATE SET chamber_id = excluded.chamber_id, name = excluded.name, email = excluded.email,
@@ -343,7 +396,7 @@ export class SyncCopy {
              status = excluded.status, joined_at = excluded.joined_at, raw = excluded.raw, synced_run = excluded.synced_run`,
         )
         .run(row);
-      this.db.prepare('DELETE FROM local_changes WHERE id = ?').run(change.id);
+      this.storage.stmt('DELETE FROM local_changes WHERE id = ?').run(change.id);
     });
   }
 }

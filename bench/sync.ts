@@ -1,0 +1,170 @@
+// npm run bench:sync — `sync pull` of the large demo directory (100k chambers, 1M members,
+// events) from a `serve` into a fresh database, against what a hand-written script would
+// do: a plain loop of paged GETs over the same lists, at the same concurrency, that only
+// parses each page. Both run as child processes of this one, one after the other against the
+// same server, in the same run; the figures that compare across runs are the ratios.
+//
+//   npm run bench:sync [-- --size standard] [-- --concurrency 8]
+//
+// Prints rows/s of each, their ratio (target >= 0.8), and the pull's peak RSS (target < 200 MB).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+import { DirectoryClient } from '../src/client/directory-client.js';
+import { HttpClient } from '../src/client/http.js';
+import { TokenProvider } from '../src/client/tokens.js';
+import { tuneGcForImport } from '../src/import/gc-tuning.js';
+import { seedDemo, type SeedSizeName } from '../src/storage/seed/index.js';
+import { SyncCopy } from '../src/storage/sqlite/sync-copy.js';
+import { Storage } from '../src/storage/sqlite/storage.js';
+import { newPullStats, pull } from '../src/sync/pull.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLIENT = { clientId: 'bench', clientSecret: 'BenchSecret0123456789' };
+const arg = (name: string, dflt: string) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1]! : dflt;
+};
+
+interface WorkerResult {
+  rows: number;
+  ms: number;
+  maxRssMiB: number;
+}
+
+// ---------------------------------------------------------------- workers (child processes)
+
+async function pullWorker(url: string, db: string, concurrency: number): Promise<WorkerResult> {
+  const http = new HttpClient();
+  const tokens = new TokenProvider({ http, baseUrl: url, credentials: CLIENT, cache: { load: () => undefined, save: () => undefined }, now: () => new Date() });
+  const copy = new SyncCopy(new Storage(db, { cacheMiB: 32 }));
+  const stats = newPullStats();
+  tuneGcForImport(); // as `chamberctl sync pull` does
+  const started = performance.now();
+  await pull({
+    api: new DirectoryClient(http, tokens, url),
+    copy,
+    source: { profile: 'bench', base_url: url },
+    version: 'v2',
+    concurrency,
+    now: () => new Date(),
+    warn: (line) => process.stderr.write(`${line}\n`),
+    stats,
+  });
+  const ms = performance.now() - started;
+  copy.close();
+  await http.close();
+  return { rows: stats.rows, ms, maxRssMiB: process.resourceUsage().maxRSS / 1024 };
+}
+
+/** What a script would do: every page of every list, parsed, nothing more. */
+async function loopWorker(url: string, concurrency: number): Promise<WorkerResult> {
+  const pool = new Pool(url, { connections: concurrency + 1 });
+  const res = await pool.request({
+    method: 'POST',
+    path: '/v2/auth/token',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'client_credentials', client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret }),
+  });
+  const { access_token: token } = (await res.body.json()) as { access_token: string };
+  let rows = 0;
+  const all = async (path: string, each?: (item: { id: string }) => void) => {
+    for (let page = 1; ; page++) {
+      const r = await pool.request({ method: 'GET', path: `${path}?page=${page}&per_page=100`, headers: { authorization: `Bearer ${token}` } });
+      const body = (await r.body.json()) as { data: { id: string }[]; meta: { total: number; per_page: number } };
+      rows += body.data.length;
+      if (each) body.data.forEach(each);
+      if (body.data.length === 0 || page * body.meta.per_page >= body.meta.total) return;
+    }
+  };
+  const started = performance.now();
+  const ids: string[] = [];
+  await all('/v2/chambers', (c) => ids.push(c.id));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < ids.length) {
+        const id = encodeURIComponent(ids[next++]!);
+        await all(`/v2/chambers/${id}/members`);
+        await all(`/v2/chambers/${id}/events`);
+      }
+    }),
+  );
+  const ms = performance.now() - started;
+  await pool.close();
+  return { rows, ms, maxRssMiB: process.resourceUsage().maxRSS / 1024 };
+}
+
+// ---------------------------------------------------------------- the bench
+
+const children: ChildProcess[] = [];
+function runChild(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; stdout: Promise<string> } {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  let out = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const stdout = new Promise<string>((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} exited with ${code}`)))));
+  return { child, stdout };
+}
+
+async function main(): Promise<void> {
+  const size = arg('--size', 'large') as SeedSizeName;
+  const concurrency = Number(arg('--concurrency', '8'));
+  const dir = mkdtempSync(join(tmpdir(), 'chamberctl-bench-sync-'));
+  process.on('exit', () => {
+    for (const c of children) c.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const remoteDb = join(dir, 'remote.db');
+  process.stderr.write(`seeding the ${size} demo directory...\n`);
+  const seeded = new Storage(remoteDb);
+  const counts = seedDemo(seeded, { size, now: new Date('2025-06-01T12:00:00.000Z') });
+  seeded.close();
+
+  const server = runChild(
+    ['bin/chamberctl.js', 'serve', '--port', '0', '--db', remoteDb, '--seed', 'none', '--client-id', CLIENT.clientId, '--client-secret', CLIENT.clientSecret, '--quiet', '--json'],
+    { CHAMBERCTL_CONFIG_DIR: join(dir, 'config') },
+  );
+  const url = await new Promise<string>((resolve) => {
+    let out = '';
+    server.child.stdout!.on('data', (d: string) => {
+      out += d;
+      const m = /"base_url":"([^"]+)"/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+  });
+
+  const self = fileURLToPath(import.meta.url);
+  const worker = async (mode: string, extra: string[] = []): Promise<WorkerResult> => {
+    process.stderr.write(`running the ${mode}...\n`);
+    const out = await runChild([self, '--worker', mode, '--url', url, '--concurrency', String(concurrency), ...extra]).stdout;
+    return JSON.parse(out) as WorkerResult;
+  };
+  // the loop before and after the pull: the pull is compared with the mean of the two
+  const loopA = await worker('loop');
+  const pulled = await worker('pull', ['--db', join(dir, 'copy.db')]);
+  const loopB = await worker('loop');
+
+  const rate = (r: WorkerResult) => (r.rows / r.ms) * 1000;
+  const loopRate = (rate(loopA) + rate(loopB)) / 2;
+  const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+  console.log(`directory:   ${size}: ${fmt(counts.chambers)} chambers, ${fmt(counts.members)} members, ${fmt(counts.events)} events; concurrency ${concurrency}`);
+  console.log(`paged GETs:  ${fmt(rate(loopA))} and ${fmt(rate(loopB))} rows/s (before and after the pull; ${fmt(loopA.rows)} rows)`);
+  console.log(`sync pull:   ${fmt(rate(pulled))} rows/s (${fmt(pulled.rows)} rows in ${(pulled.ms / 1000).toFixed(1)} s)`);
+  console.log(`ratio:       ${(rate(pulled) / loopRate).toFixed(2)}x the paged GETs (target >= 0.8)`);
+  console.log(`peak RSS:    sync pull ${pulled.maxRssMiB.toFixed(0)} MiB (target < 200 MB); paged GETs ${loopA.maxRssMiB.toFixed(0)} MiB`);
+  server.child.kill('SIGTERM');
+}
+
+const mode = arg('--worker', '');
+if (mode) {
+  const url = arg('--url', '');
+  const concurrency = Number(arg('--concurrency', '8'));
+  const result = mode === 'pull' ? await pullWorker(url, arg('--db', ''), concurrency) : await loopWorker(url, concurrency);
+  process.stdout.write(JSON.stringify(result));
+} else {
+  await main();
+}

@@ -83,6 +83,29 @@ describe('two instances on one PostgreSQL database', () => {
     expect(list.body.meta.total).toBe(1);
   });
 
+  it('an Idempotency-Key replayed to the other instance gets the first answer; raced through both, one chamber', async () => {
+    const [ta, tb] = await Promise.all([token(a.baseUrl), token(b.baseUrl)]);
+    const body = { name: 'Keyed HQ', type: 'hq', address: { street: '2 Quay', city: 'Ghent', country: 'BE' } };
+    const first = await call(a.baseUrl, 'POST', '/v2/chambers', { token: ta, body, headers: { 'idempotency-key': 'team-key-1' } });
+    expect(first.status).toBe(201);
+    const again = await call(b.baseUrl, 'POST', '/v2/chambers', { token: tb, body, headers: { 'idempotency-key': 'team-key-1' } });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.headers.get('location')).toBe(first.headers.get('location'));
+    expect(again.body).toEqual(first.body);
+
+    const raced = { ...body, name: 'Raced Keyed HQ' };
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        call(i % 2 ? a.baseUrl : b.baseUrl, 'POST', '/v2/chambers', { token: i % 2 ? ta : tb, body: raced, headers: { 'idempotency-key': 'team-key-2' } }),
+      ),
+    );
+    expect(answers.every((r) => r.status === 201)).toBe(true);
+    expect(new Set(answers.map((r) => r.body.id)).size).toBe(1);
+    const named = await call(b.baseUrl, 'GET', '/v2/chambers?per_page=100&sort=-created_at&filter[type]=hq', { token: tb });
+    expect(named.body.data.filter((c: { name: string }) => c.name === 'Raced Keyed HQ')).toHaveLength(1);
+  });
+
   it('members import spread over both instances: the exact count, no duplicates, totals that match', async () => {
     const ta = await token(a.baseUrl);
     const hq = await call(a.baseUrl, 'POST', '/v2/chambers', {

@@ -14,6 +14,7 @@ export interface ServeOptions {
   poolSize?: number;
   publicUrl?: string;
   cacheSize?: number;
+  overwriteProfile?: boolean;
 }
 
 function parseCacheSize(value: string): number {
@@ -64,6 +65,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .option('--client-id <id>', 'register (or update) this API client')
     .option('--client-secret <secret>', 'secret of --client-id')
     .option('--quiet', 'do not log requests')
+    .option('--overwrite-profile', "take over the profile (--profile, default local) even if it belongs to another server's database")
     .addHelpText(
       'after',
       `
@@ -71,6 +73,7 @@ Examples:
   $ chamberctl serve                          # http://127.0.0.1:8080, demo data
   $ chamberctl serve --port 0 --db :memory:   # throwaway server on a free port
   $ chamberctl serve --db ./dir.db --seed none --client-id ci --client-secret "$SECRET"
+  $ chamberctl serve --db ~/copy.db --port 8181 --profile offline   # a second server, with a profile of its own
   $ chamberctl serve --host 0.0.0.0 --db postgres://chamber@db.internal/directory --client-id app --client-secret "$SECRET"`,
     )
     .action(async (opts: ServeOptions, cmd: Command) => {

@@ -17,7 +17,7 @@ function clientBaseUrl(baseUrl: string, host: string): string {
   return baseUrl;
 }
 
-export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { json?: boolean } = {}): Promise<void> {
+export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { json?: boolean; profile?: string } = {}): Promise<void> {
   const dbPath = opts.db ?? defaultDbPath(ctx.env);
   const err = (s: string) => ctx.stderr.write(`${s}\n`);
   let server;
@@ -67,14 +67,28 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
     err(`seeded demo data: ${server.seeded.chambers} chambers, ${server.seeded.members} members, ${server.seeded.events} events`);
   }
 
-  // Point the `local` profile at this server so the next command just works.
+  // Point this server's profile (`local` unless --profile) at it, so the next command just works.
   try {
-    const { saveLocalProfile } = await import('../config/local-profile.js');
-    const credentials = generated ?? (opts.clientId ? { clientId: opts.clientId, clientSecret: opts.clientSecret } : {});
-    const saved = await saveLocalProfile(ctx, { baseUrl: clientBaseUrl(base, opts.host), ...credentials });
-    err(`profile "${saved.profile}" points here${saved.madeCurrent ? ' and is now the current profile' : ` (use it with --profile ${saved.profile})`}`);
+    const { saveServeProfile, LOCAL_PROFILE } = await import('../config/local-profile.js');
+    const { verifySecret } = await import('../server/auth/secrets.js');
+    const known = generated ?? (opts.clientId ? { clientId: opts.clientId, clientSecret: opts.clientSecret } : {});
+    const saved = await saveServeProfile(ctx, {
+      name: globals.profile ?? LOCAL_PROFILE,
+      baseUrl: clientBaseUrl(base, opts.host),
+      database: server.store.location,
+      ...known,
+      overwrite: opts.overwriteProfile,
+      credentialsWork: async (id, secret) => {
+        const hash = await server.store.clientSecretHash(id);
+        return hash !== undefined && (await verifySecret(secret, hash));
+      },
+    });
+    if (saved.saved) {
+      err(`profile "${saved.profile}" points here${saved.madeCurrent ? ' and is now the current profile' : ` (use it with --profile ${saved.profile})`}`);
+    }
+    if (saved.warning) err(`warning: ${saved.warning}`);
   } catch (e) {
-    err(`warning: could not update the local profile: ${(e as Error).message}`);
+    err(`warning: could not update the profile: ${(e as Error).message}`);
   }
 
   await new Promise<void>((resolve) => {

@@ -1,36 +1,87 @@
 import type { CliContext } from '../cli/context.js';
 import { normaliseBaseUrl } from './base-url.js';
+import type { Profile } from './profile.js';
 import { openProfileStore } from './profile-store.js';
 import { shouldBecomeCurrent } from './select.js';
 
 export const LOCAL_PROFILE = 'local';
 
+export interface ServeProfileRequest {
+  /** `serve --profile NAME`, default `local`. */
+  name: string;
+  baseUrl: string;
+  /** The server's database (a path, `:memory:`, or a URL without password): whose profile it is. */
+  database: string;
+  /** Credentials serve knows: a generated client, or --client-id/--client-secret. */
+  clientId?: string;
+  clientSecret?: string;
+  /** --overwrite-profile: take over a profile that belongs to another server. */
+  overwrite?: boolean;
+  /** Whether saved credentials are a client of this server's database. */
+  credentialsWork?: (clientId: string, clientSecret: string) => Promise<boolean>;
+}
+
+export type ServeProfileResult =
+  | { saved: true; profile: string; madeCurrent: boolean; warning?: string }
+  | { saved: false; profile: string; warning: string };
+
+const isLoopback = (url: string) => /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/.test(url);
+
 /**
- * Called by `chamberctl serve` once it listens: points the `local` profile at the server
- * (and stores its client credentials when given), so that the next command just works.
- * Cached tokens are dropped when the URL or the credentials change. `local` becomes the
- * current profile only when nothing else would be used: no current profile is saved and
- * there is no `default` profile (a user who is logged in elsewhere is not switched over).
+ * Called by `chamberctl serve` once it listens: points its profile (`local` unless
+ * --profile) at the server, with the client credentials it knows, so the next command just
+ * works. A profile belongs to the server of one database (`serveDb`): serve never takes
+ * over a profile of another database, a profile made by `login`, or, for a `:memory:`
+ * server, any existing profile, unless --overwrite-profile; it says so instead. Cached tokens
+ * are dropped when the URL or the credentials change. The profile becomes the current one
+ * only when nothing else would be used (no current profile saved, no `default` profile).
  */
-export async function saveLocalProfile(
-  ctx: CliContext,
-  p: { baseUrl: string; clientId?: string; clientSecret?: string },
-): Promise<{ profile: string; madeCurrent: boolean }> {
+export async function saveServeProfile(ctx: CliContext, req: ServeProfileRequest): Promise<ServeProfileResult> {
   const store = openProfileStore(ctx.env);
-  const baseUrl = normaliseBaseUrl(p.baseUrl, 'the server URL');
-  const madeCurrent = shouldBecomeCurrent(store, LOCAL_PROFILE);
-  store.update(LOCAL_PROFILE, (old) => {
-    const clientId = p.clientId ?? old?.clientId;
-    const clientSecret = p.clientSecret ?? old?.clientSecret;
-    const changed = !old || old.baseUrl !== baseUrl || old.clientId !== clientId || old.clientSecret !== clientSecret;
+  const baseUrl = normaliseBaseUrl(req.baseUrl, 'the server URL');
+  const { name, database } = req;
+  const old = store.get(name);
+  const memory = database === ':memory:';
+  const ours =
+    !old ||
+    old.serveDb === database ||
+    old.serveDb === ':memory:' || // that server and its database are gone
+    (old.serveDb === undefined && name === LOCAL_PROFILE && isLoopback(old.baseUrl)); // written by an older serve
+  if (old && !req.overwrite && (memory || !ours)) {
+    const owner = old.serveDb ? `the server of ${old.serveDb}` : `${old.baseUrl} (made by \`chamberctl login\`)`;
     return {
-      baseUrl,
-      apiVersion: old?.apiVersion ?? 'auto',
-      ...(clientId !== undefined ? { clientId } : {}),
-      ...(clientSecret !== undefined ? { clientSecret } : {}),
-      tokens: changed ? {} : (old?.tokens ?? {}),
+      saved: false,
+      profile: name,
+      warning: memory
+        ? `profile "${name}" left as it is: a :memory: server does not take over an existing profile (--profile NAME saves this one under another name)`
+        : `profile "${name}" belongs to ${owner}: left as it is (--profile NAME saves this server under another name; --overwrite-profile replaces it)`,
     };
-  });
-  if (madeCurrent) store.setCurrent(LOCAL_PROFILE);
-  return { profile: LOCAL_PROFILE, madeCurrent };
+  }
+
+  let clientId = req.clientId;
+  let clientSecret = req.clientSecret;
+  let warning: string | undefined;
+  if (clientId === undefined && old?.clientId && old.clientSecret) {
+    clientId = old.clientId;
+    clientSecret = old.clientSecret;
+    if (req.credentialsWork && !(await req.credentialsWork(old.clientId, old.clientSecret))) {
+      warning = `the credentials saved in profile "${name}" (client ${old.clientId}) are not a client of this database: restart serve with --client-id ID --client-secret SECRET (registers them), or run \`chamberctl login --profile ${name}\``;
+    }
+  } else if (clientId === undefined) {
+    warning = `profile "${name}" has no credentials for this server: restart serve with --client-id ID --client-secret SECRET, or run \`chamberctl login --profile ${name}\``;
+  }
+
+  const madeCurrent = shouldBecomeCurrent(store, name);
+  const changed = !old || old.baseUrl !== baseUrl || old.clientId !== clientId || old.clientSecret !== clientSecret;
+  const profile: Profile = {
+    baseUrl,
+    apiVersion: old?.apiVersion ?? 'auto',
+    ...(clientId !== undefined ? { clientId } : {}),
+    ...(clientSecret !== undefined ? { clientSecret } : {}),
+    serveDb: database,
+    tokens: changed ? {} : (old?.tokens ?? {}),
+  };
+  store.set(name, profile);
+  if (madeCurrent) store.setCurrent(name);
+  return { saved: true, profile: name, madeCurrent, ...(warning ? { warning } : {}) };
 }

@@ -18,6 +18,8 @@ export const Profile = z.object({
   clientId: z.string().optional(),
   clientSecret: z.string().optional(),
   apiVersion: z.enum(API_VERSION_SETTINGS).default('auto'),
+  /** Set by `chamberctl serve`: the database of the server this profile belongs to. */
+  serveDb: z.string().optional(),
   tokens: z
     .object({ v1: CachedToken.optional(), v2: CachedToken.optional() })
     .default({}),

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { saveLocalProfile } from '../../src/config/local-profile.js';
+import { saveServeProfile, type ServeProfileRequest } from '../../src/config/local-profile.js';
 import { openProfileStore } from '../../src/config/profile-store.js';
 import { makeTempDir, removeTempDir } from '../helpers/cli.js';
 import { fakeContext } from '../helpers/fake-context.js';
@@ -12,11 +12,12 @@ afterEach(() => removeTempDir(dir));
 
 const ctx = () => fakeContext({ env: { CHAMBERCTL_CONFIG_DIR: dir } });
 const token = (baseUrl: string) => ({ accessToken: 'tok', expiresAt: '2999-01-01T00:00:00Z', baseUrl });
+const save = (req: Partial<ServeProfileRequest> & { baseUrl: string }) => saveServeProfile(ctx(), { name: 'local', database: '/data/a.db', ...req });
 
-describe('saveLocalProfile (called by serve)', () => {
-  it('creates `local` and makes it current for a new user', async () => {
-    const result = await saveLocalProfile(ctx(), { baseUrl: 'http://127.0.0.1:8080/', clientId: 'ci', clientSecret: 's3cret' });
-    expect(result).toEqual({ profile: 'local', madeCurrent: true });
+describe('saveServeProfile (called by serve)', () => {
+  it('creates `local` for the server and makes it current for a new user', async () => {
+    const result = await save({ baseUrl: 'http://127.0.0.1:8080/', clientId: 'ci', clientSecret: 's3cret' });
+    expect(result).toEqual({ saved: true, profile: 'local', madeCurrent: true });
     const store = openProfileStore(ctx().env);
     expect(store.current()).toBe('local');
     expect(store.get('local')).toEqual({
@@ -24,6 +25,7 @@ describe('saveLocalProfile (called by serve)', () => {
       clientId: 'ci',
       clientSecret: 's3cret',
       apiVersion: 'auto',
+      serveDb: '/data/a.db',
       tokens: {},
     });
   });
@@ -31,35 +33,71 @@ describe('saveLocalProfile (called by serve)', () => {
   it('does not switch a user who has a current or a default profile', async () => {
     const store = openProfileStore(ctx().env);
     store.set('default', { baseUrl: 'https://prod.example', apiVersion: 'auto', tokens: {} });
-    expect((await saveLocalProfile(ctx(), { baseUrl: 'http://127.0.0.1:9000' })).madeCurrent).toBe(false);
+    expect(await save({ baseUrl: 'http://127.0.0.1:9000', clientId: 'c', clientSecret: 's' })).toMatchObject({ madeCurrent: false });
     expect(store.current()).toBeUndefined();
     store.remove('default');
     store.set('prod', { baseUrl: 'https://prod.example', apiVersion: 'auto', tokens: {} });
     store.setCurrent('prod');
-    expect((await saveLocalProfile(ctx(), { baseUrl: 'http://127.0.0.1:9000' })).madeCurrent).toBe(false);
+    expect(await save({ baseUrl: 'http://127.0.0.1:9000', clientId: 'c', clientSecret: 's' })).toMatchObject({ madeCurrent: false });
     expect(store.current()).toBe('prod');
   });
 
   it('keeps cached tokens while nothing changed, drops them when the URL or credentials change', async () => {
     const url = 'http://127.0.0.1:8080';
-    await saveLocalProfile(ctx(), { baseUrl: url, clientId: 'ci', clientSecret: 'a' });
+    await save({ baseUrl: url, clientId: 'ci', clientSecret: 'a' });
     const store = openProfileStore(ctx().env);
     const withToken = () => store.set('local', { ...store.get('local')!, tokens: { v2: token(url) } });
 
     withToken();
-    await saveLocalProfile(ctx(), { baseUrl: url, clientId: 'ci', clientSecret: 'a' });
+    await save({ baseUrl: url, clientId: 'ci', clientSecret: 'a' });
     expect(store.get('local')!.tokens.v2).toBeDefined();
-    await saveLocalProfile(ctx(), { baseUrl: url }); // no credentials given: the saved ones stay
+    await save({ baseUrl: url }); // no credentials given: the saved ones stay
     expect(store.get('local')!.clientSecret).toBe('a');
     expect(store.get('local')!.tokens.v2).toBeDefined();
 
-    await saveLocalProfile(ctx(), { baseUrl: 'http://127.0.0.1:8081' });
+    await save({ baseUrl: 'http://127.0.0.1:8081' });
     expect(store.get('local')!.tokens).toEqual({});
 
     withToken();
-    await saveLocalProfile(ctx(), { baseUrl: 'http://127.0.0.1:8081', clientId: 'ci', clientSecret: 'b' });
+    await save({ baseUrl: 'http://127.0.0.1:8081', clientId: 'ci', clientSecret: 'b' });
     expect(store.get('local')!.tokens).toEqual({});
     expect(store.get('local')!.clientSecret).toBe('b');
-    expect(store.get('local')!.apiVersion).toBe('auto');
+  });
+
+  it("never takes over another database's profile or a login profile, unless told to", async () => {
+    await save({ baseUrl: 'http://127.0.0.1:8080', clientId: 'first', clientSecret: 'one' });
+    const store = openProfileStore(ctx().env);
+    const second = await save({ baseUrl: 'http://127.0.0.1:8081', database: '/data/b.db', clientId: 'second', clientSecret: 'two' });
+    expect(second).toEqual({ saved: false, profile: 'local', warning: expect.stringMatching(/belongs to the server of \/data\/a\.db: left as it is \(--profile NAME/) });
+    expect(store.get('local')!.clientId).toBe('first');
+    // under its own name it is saved
+    expect(await saveServeProfile(ctx(), { name: 'copy', baseUrl: 'http://127.0.0.1:8081', database: '/data/b.db', clientId: 'second', clientSecret: 'two' })).toMatchObject({ saved: true });
+    // a profile made by login
+    store.set('prod', { baseUrl: 'https://prod.example', clientId: 'p', clientSecret: 'q', apiVersion: 'auto', tokens: {} });
+    expect(await save({ name: 'prod', baseUrl: 'http://127.0.0.1:8082', clientId: 'x', clientSecret: 'y' })).toMatchObject({
+      saved: false,
+      warning: expect.stringMatching(/belongs to https:\/\/prod\.example \(made by `chamberctl login`\)/),
+    });
+    // --overwrite-profile
+    expect(await save({ baseUrl: 'http://127.0.0.1:8081', database: '/data/b.db', clientId: 'second', clientSecret: 'two', overwrite: true })).toMatchObject({ saved: true });
+    expect(store.get('local')).toMatchObject({ clientId: 'second', serveDb: '/data/b.db' });
+  });
+
+  it('a :memory: server leaves an existing profile alone, and may make a new one', async () => {
+    await save({ baseUrl: 'http://127.0.0.1:8080', clientId: 'first', clientSecret: 'one' });
+    expect(await save({ baseUrl: 'http://127.0.0.1:9999', database: ':memory:', clientId: 'm', clientSecret: 'n' })).toMatchObject({
+      saved: false,
+      warning: expect.stringMatching(/:memory: server does not take over/),
+    });
+    expect(await saveServeProfile(ctx(), { name: 'scratch', baseUrl: 'http://127.0.0.1:9999', database: ':memory:', clientId: 'm', clientSecret: 'n' })).toMatchObject({ saved: true });
+    // that server's database is gone once it stops: the next server may take its profile
+    expect(await saveServeProfile(ctx(), { name: 'scratch', baseUrl: 'http://127.0.0.1:9998', database: '/data/c.db', clientId: 'c', clientSecret: 'd' })).toMatchObject({ saved: true });
+  });
+
+  it('says when the saved credentials are not a client of this database, and how to fix it', async () => {
+    await save({ baseUrl: 'http://127.0.0.1:8080', clientId: 'first', clientSecret: 'one' });
+    const r = await save({ baseUrl: 'http://127.0.0.1:8080', credentialsWork: async () => false });
+    expect(r).toMatchObject({ saved: true, warning: expect.stringMatching(/not a client of this database: restart serve with --client-id ID --client-secret SECRET/) });
+    expect(await save({ baseUrl: 'http://127.0.0.1:8080', credentialsWork: async () => true })).not.toHaveProperty('warning');
   });
 });

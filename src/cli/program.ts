@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { CliContext } from './context.js';
 import { CliError, ExitCode } from './exit-codes.js';
+import { registerApi } from '../commands/api.register.js';
 import { registerAuthCommands } from '../commands/auth.register.js';
 import { registerDirectoryCommands } from '../commands/directory.register.js';
 import { registerImportCommand } from '../commands/import.register.js';
@@ -39,6 +40,7 @@ export function buildProgram(ctx: CliContext, version: string): Command {
   program.commandsGroup('Directory:');
   registerDirectoryCommands(program, ctx);
   registerImportCommand(program, ctx);
+  registerApi(program, ctx);
   program.commandsGroup('Authentication and profiles:');
   registerAuthCommands(program, ctx);
   program.commandsGroup('Local server:');

@@ -14,7 +14,8 @@ import {
 import { USER_AGENT } from './user-agent.js';
 
 export interface HttpRequest {
-  method: 'GET' | 'POST';
+  /** GET and POST for the resource commands; any method for `chamberctl api`. */
+  method: 'GET' | 'POST' | (string & {});
   url: string;
   headers?: Record<string, string>;
   /** Sent as a JSON body. */

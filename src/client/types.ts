@@ -17,6 +17,8 @@ export interface GlobalOptions {
   baseUrl?: string;
   /** false with --no-color */
   color: boolean;
+  /** --format of the list commands (`--json` is `json`). */
+  format?: 'table' | 'tsv' | 'json' | 'csv';
   verbose?: boolean;
 }
 

@@ -15,12 +15,20 @@ export const CHOICES = {
 } as const;
 
 
-/** --page, --per-page and --all, the same on every list. */
+/** --page, --per-page, --all and --format, the same on every list. */
 function addPaging(cmd: Command): Command {
   return cmd
     .addOption(new Option('--page <n>', 'page to show (default 1)').conflicts('all'))
     .option('--per-page <n>', 'items per page (default 20, at most 100)')
-    .option('--all', 'walk every page (100 per page unless --per-page) and print all items');
+    .option('--all', 'walk every page (100 per page unless --per-page) and print all items')
+    .addOption(
+      new Option('--format <format>', 'table (on a terminal), tsv (piped), json (as --json) or csv (a header and RFC 4180 rows)').choices([
+        'table',
+        'tsv',
+        'json',
+        'csv',
+      ]),
+    );
 }
 
 /** Every action: the options of the command and of its parents, then the lazily loaded work. */

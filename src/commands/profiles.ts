@@ -29,6 +29,10 @@ const profileView: ResourceView<ProfileInfo> = {
     { header: 'TOKENS', table: tokenSummary },
   ],
   tsv: (p) => [p.name, p.current ? 'current' : '', p.base_url, p.client_id, p.api_version, p.logged_in ? 'yes' : 'no'],
+  csv: {
+    header: ['name', 'current', 'base_url', 'client_id', 'api_version', 'logged_in'],
+    row: (p) => [p.name, p.current ? 'yes' : 'no', p.base_url, p.client_id, p.api_version, p.logged_in ? 'yes' : 'no'],
+  },
 };
 
 /** `profiles list`: every profile, the one commands would use marked; JSON never holds secrets or tokens. */

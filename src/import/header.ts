@@ -36,6 +36,11 @@ export function readHeader(fields: string[], line: number, delimiter: string): H
   const ignored: string[] = [];
   const reportColumns: string[] = [];
   const reportSource: number[] = [];
+  // line, status and reason are an earlier report's own columns only when they come together
+  // (a member list exported as CSV has a `status` of its own, which is data that is not sent)
+  const keys = fields.map(columnKey);
+  const isReport = (REPORT_COLUMNS as readonly string[]).every((c) => keys.includes(c));
+  const reportColumn = (key: string) => isReport && (REPORT_COLUMNS as readonly string[]).includes(key);
   fields.forEach((raw, i) => {
     const name = raw.trim();
     const key = columnKey(raw);
@@ -48,11 +53,11 @@ export function readHeader(fields: string[], line: number, delimiter: string): H
         );
       }
       index[column] = i;
-    } else if (!(REPORT_COLUMNS as readonly string[]).includes(key) && name !== '') {
+    } else if (!reportColumn(key) && name !== '') {
       ignored.push(name);
     }
     // an earlier report's own columns are replaced by this run's; unnamed columns are dropped
-    if (name !== '' && !(REPORT_COLUMNS as readonly string[]).includes(key)) {
+    if (name !== '' && !reportColumn(key) && !(REPORT_COLUMNS as readonly string[]).includes(key)) {
       reportColumns.push(name);
       reportSource.push(i);
     }

@@ -249,6 +249,7 @@ export async function importRows(req: ImportRequest, deps: ImportDeps): Promise<
     elapsed_seconds: Math.round(elapsedMs) / 1000,
     rows_per_second: elapsedMs > 0 ? Math.round((counts.rows / elapsedMs) * 1000 * 10) / 10 : 0,
     report: deps.report?.path ?? null,
+    ignored_columns: header?.ignored ?? [],
   };
   return { summary, ...(fatal ? { fatal } : {}), ...(signal ? { signal } : {}) };
 }

@@ -30,6 +30,8 @@ export interface ImportSummary {
   rows_per_second: number;
   /** The --report path, or null. */
   report: string | null;
+  /** Columns of the header that are not member fields (a `status` or `id` column, say): not sent. */
+  ignored_columns: string[];
 }
 
 /** Exit 0 when every row was created or skipped (or is valid, in a dry run), else 1. */
@@ -44,7 +46,11 @@ export async function printSummary(s: ImportSummary, output: Output): Promise<vo
     return;
   }
   if (mode === 'tsv') {
-    await output.stdout.write(Object.entries(s).map(([k, v]) => tsvRow([k, v === null ? '' : String(v)])).join(''));
+    await output.stdout.write(
+      Object.entries(s)
+        .map(([k, v]) => tsvRow([k, v === null ? '' : Array.isArray(v) ? v.join(',') : String(v)]))
+        .join(''),
+    );
     return;
   }
   const rows: Array<[string, string]> = s.dry_run
@@ -64,6 +70,7 @@ export async function printSummary(s: ImportSummary, output: Output): Promise<vo
     ['Rate', `${Math.round(s.rows_per_second)} rows/s`],
   );
   if (s.report !== null) rows.push(['Report', s.report]);
+  if (s.ignored_columns.length) rows.push(['Ignored', `${s.ignored_columns.join(', ')}  (columns that are not member fields: not sent)`]);
   const width = Math.max(...rows.map(([label]) => label.length));
   const text = rows.map(([label, value]) => `${output.out.bold(label.padEnd(width))}  ${value}\n`).join('');
   await output.stdout.write(text);

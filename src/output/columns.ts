@@ -21,6 +21,11 @@ export interface ResourceView<T> {
   columns: Column<T>[];
   /** The TSV row, in the documented (stable) order. */
   tsv: (item: T) => Array<string | number | null>;
+  /**
+   * --format csv: the header and the row. The member columns are the ones `members import`
+   * reads (name, email, phone, membership_type) first, so an export imports back unchanged.
+   */
+  csv: { header: string[]; row: (item: T) => Array<string | number | null> };
 }
 
 /** `Berlin, DE` */
@@ -50,6 +55,10 @@ export const chamberView: ResourceView<Chamber> = {
     c.address?.country ?? null,
     c.created_at,
   ],
+  csv: {
+    header: ['id', 'name', 'type', 'hq_id', 'status', 'street', 'postal_code', 'city', 'country', 'created_at'],
+    row: (c) => [c.id, c.name, c.type, c.hq_id, c.status, c.address?.street ?? null, c.address?.postal_code ?? null, c.address?.city ?? null, c.address?.country ?? null, c.created_at],
+  },
 };
 
 export const memberView: ResourceView<Member> = {
@@ -64,6 +73,10 @@ export const memberView: ResourceView<Member> = {
     { header: 'JOINED', table: (m) => formatDate(m.joined_at) },
   ],
   tsv: (m) => [m.id, m.name, m.email, m.phone, m.membership_type, m.status, m.joined_at],
+  csv: {
+    header: ['name', 'email', 'phone', 'membership_type', 'status', 'joined_at', 'id', 'chamber_id'],
+    row: (m) => [m.name, m.email, m.phone, m.membership_type, m.status, m.joined_at, m.id, m.chamber_id],
+  },
 };
 
 export const eventView: ResourceView<Event> = {
@@ -76,6 +89,10 @@ export const eventView: ResourceView<Event> = {
     { header: 'LOCATION', table: (e) => orNone(e.location), shrink: true, optional: 1 },
   ],
   tsv: (e) => [e.id, e.title, e.status, e.starts_at, e.ends_at, e.location],
+  csv: {
+    header: ['id', 'chamber_id', 'title', 'status', 'starts_at', 'ends_at', 'location'],
+    row: (e) => [e.id, e.chamber_id, e.title, e.status, e.starts_at, e.ends_at, e.location],
+  },
 };
 
 export function countOf(view: { noun: [string, string] }, n: number): string {

@@ -1,3 +1,4 @@
+import { stringify } from 'csv-stringify/sync';
 import type { ListMeta } from '../contract/index.js';
 import { countOf, type ResourceView } from './columns.js';
 import { tsvRow } from './format.js';
@@ -35,6 +36,8 @@ export class ListWriter<T> {
       text = `${this.#count === 0 ? '[\n' : ',\n'}${parts.join(',\n')}`;
     } else if (mode === 'tsv') {
       text = items.map((it) => tsvRow(this.view.tsv(it))).join('');
+    } else if (mode === 'csv') {
+      text = csvRows([...(this.#count === 0 ? [this.view.csv.header] : []), ...items.map((it) => this.view.csv.row(it))]);
     } else {
       const first = this.#plan === undefined;
       this.#plan ??= planTable(this.view.columns, items, width);
@@ -44,14 +47,18 @@ export class ListWriter<T> {
     await this.output.stdout.write(text);
   }
 
-  /** Closes the JSON array (`[]` when there were no items). */
+  /** Closes the JSON array (`[]` when there were no items); a CSV of no items is its header. */
   async end(): Promise<void> {
+    if (this.output.settings.mode === 'csv' && this.#count === 0) await this.output.stdout.write(csvRows([this.view.csv.header]));
     if (this.output.settings.mode !== 'json') return;
     await this.output.stdout.write(this.#count === 0 ? '[]\n' : '\n]\n');
   }
 }
 
 const indent = (text: string) => text.replace(/^/gm, '  ');
+
+/** RFC 4180: CRLF after every record, quotes where needed; null is an empty field. */
+const csvRows = (rows: Array<Array<string | number | null>>) => stringify(rows, { record_delimiter: 'windows', cast: { number: String } });
 
 /**
  * The line under a single page for a person (stderr, terminal only), e.g.

@@ -1,13 +1,17 @@
 import type { OutStream } from '../cli/context.js';
+import { usageError } from '../cli/exit-codes.js';
 
 /**
  * How a command prints, decided once from the streams, the environment and the flags:
  * - `json`  with --json: exactly the JSON of cli.md on stdout, nothing else there;
  * - `table` when stdout is a terminal: aligned columns fitted to its width;
- * - `tsv`   otherwise (a pipe or a file): tab-separated rows, no header, like gh.
+ * - `tsv`   otherwise (a pipe or a file): tab-separated rows, no header, like gh;
+ * - `csv`   with --format csv (lists): a header and RFC 4180 rows.
+ * `--format json|table|tsv|csv` chooses any of them; `--json` is `--format json`.
  * Colour is decided per stream, since stdout may be piped while stderr is a terminal.
  */
-export type OutputMode = 'json' | 'table' | 'tsv';
+export type OutputMode = 'json' | 'table' | 'tsv' | 'csv';
+export const OUTPUT_FORMATS = ['table', 'tsv', 'json', 'csv'] as const;
 
 export interface OutputSettings {
   mode: OutputMode;
@@ -45,13 +49,16 @@ export function colorLevel(stream: OutStream, env: Record<string, string | undef
 }
 
 export function outputSettings(
-  globals: { json?: boolean; color?: boolean },
+  globals: { json?: boolean; color?: boolean; format?: OutputMode },
   ctx: { stdout: OutStream; stderr: OutStream; env: Record<string, string | undefined> },
 ): OutputSettings {
   const colorFlag = globals.color !== false;
   const stdoutIsTTY = Boolean(ctx.stdout.isTTY);
+  if (globals.json && globals.format && globals.format !== 'json') {
+    throw usageError(`--json and --format ${globals.format} ask for two outputs; give one (--json is --format json)`);
+  }
   return {
-    mode: globals.json ? 'json' : stdoutIsTTY ? 'table' : 'tsv',
+    mode: globals.json ? 'json' : (globals.format ?? (stdoutIsTTY ? 'table' : 'tsv')),
     stdoutColor: colorLevel(ctx.stdout, ctx.env, colorFlag),
     stderrColor: colorLevel(ctx.stderr, ctx.env, colorFlag),
     width: terminalWidth(ctx.stdout, ctx.env),

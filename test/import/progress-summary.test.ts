@@ -70,6 +70,7 @@ const summary: ImportSummary = {
   elapsed_seconds: 0.5,
   rows_per_second: 20,
   report: 'problems.csv',
+  ignored_columns: ['status', 'joined_at'],
 };
 
 describe('summary', () => {
@@ -94,6 +95,7 @@ describe('summary', () => {
         'Elapsed    0.5 s',
         'Rate       20 rows/s',
         'Report     problems.csv',
+        'Ignored    status, joined_at  (columns that are not member fields: not sent)',
         '',
       ].join('\n'),
     );
@@ -105,6 +107,7 @@ describe('summary', () => {
     const lines = t.stdout.text().split('\n').slice(0, -1);
     expect(lines).toContain('created\t6');
     expect(lines).toContain('report\t');
+    expect(lines).toContain('ignored_columns\tstatus,joined_at');
     expect(lines).toHaveLength(Object.keys(summary).length);
   });
 

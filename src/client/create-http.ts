@@ -1,5 +1,6 @@
 import type { CliContext } from '../cli/context.js';
 import type { GlobalOptions } from './types.js';
+import { proxyEnv } from './dispatcher.js';
 import { HttpClient, type HttpClientOptions } from './http.js';
 
 /**
@@ -9,6 +10,7 @@ import { HttpClient, type HttpClientOptions } from './http.js';
 export function httpClientFor(globals: Pick<GlobalOptions, 'verbose'>, ctx: CliContext, extra: HttpClientOptions = {}): HttpClient {
   return new HttpClient({
     clock: () => ctx.now().getTime(),
+    proxy: proxyEnv(ctx.env), // HTTPS_PROXY, HTTP_PROXY and NO_PROXY, as curl reads them
     ...(globals.verbose ? { log: (line: string) => void ctx.stderr.write(`${line}\n`) } : {}),
     ...extra,
   });

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Pool } from './undici-pool.js';
+import type { Dispatcher } from 'undici';
+import { directPool, proxyAgent, proxyFor, usesProxy, type ProxyEnv } from './dispatcher.js';
 import { networkError } from './errors.js';
 import { REDACTED, redactBody, redactHeader } from './redact.js';
 import {
@@ -51,6 +52,8 @@ export interface HttpClientOptions {
   random?: () => number;
   /** Wall clock in ms, for Retry-After dates. */
   clock?: () => number;
+  /** Proxies from the environment (src/client/dispatcher.ts); none: straight to the server. */
+  proxy?: ProxyEnv;
 }
 
 /**
@@ -59,9 +62,10 @@ export interface HttpClientOptions {
  * network failures (after the retries) throw, as a CliError.
  */
 export class HttpClient {
-  readonly #pools = new Map<string, Pool>();
+  readonly #pools = new Map<string, Dispatcher>();
+  #proxied: Dispatcher | undefined;
   readonly #secrets = new Set<string>();
-  readonly #opts: Required<Omit<HttpClientOptions, 'log' | 'retry'>> & { log?: (line: string) => void; retry: RetryPolicy };
+  readonly #opts: Required<Omit<HttpClientOptions, 'log' | 'retry' | 'proxy'>> & { log?: (line: string) => void; retry: RetryPolicy; proxy?: ProxyEnv };
 
   constructor(opts: HttpClientOptions = {}) {
     this.#opts = {
@@ -73,6 +77,7 @@ export class HttpClient {
       random: opts.random ?? Math.random,
       clock: opts.clock ?? Date.now,
       ...(opts.log ? { log: opts.log } : {}),
+      ...(opts.proxy && usesProxy(opts.proxy) ? { proxy: opts.proxy } : {}),
     };
   }
 
@@ -95,10 +100,13 @@ export class HttpClient {
         const wait = backoffDelay(attempt - 1, retry, this.#opts.random);
         this.#log(`! ${req.method} ${req.url}: ${(err as Error).message}${again ? `; retrying in ${seconds(wait)}` : ''}`);
         if (!again) {
-          throw networkError(err, { method: req.method, url: req.url, idempotent }, {
+          const error = networkError(err, { method: req.method, url: req.url, idempotent }, {
             connectMs: this.#opts.connectTimeoutMs,
             headersMs: this.#opts.requestTimeoutMs,
           });
+          const via = this.#opts.proxy && proxyFor(this.#opts.proxy, req.url);
+          if (via) error.message = `${error.message} (through the proxy ${via})`;
+          throw error;
         }
         await this.#opts.sleep(wait);
         continue;
@@ -119,15 +127,17 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
-    const pools = [...this.#pools.values()];
+    const pools = [...this.#pools.values(), ...(this.#proxied ? [this.#proxied] : [])];
     this.#pools.clear();
+    this.#proxied = undefined;
     await Promise.all(pools.map((p) => p.close().catch(() => undefined)));
   }
 
   async #send(req: HttpRequest): Promise<HttpResponse> {
     const url = new URL(req.url);
-    const res = await this.#pool(url.origin).request({
-      method: req.method,
+    const res = await this.#dispatcher(url.origin).request({
+      origin: url.origin,
+      method: req.method as Dispatcher.HttpMethod,
       path: `${url.pathname}${url.search}`,
       headers: this.#headers(req),
       ...(req.json !== undefined ? { body: JSON.stringify(req.json) } : {}),
@@ -155,15 +165,12 @@ export class HttpClient {
     };
   }
 
-  #pool(origin: string): Pool {
+  #dispatcher(origin: string): Dispatcher {
+    const timeouts = { connectTimeoutMs: this.#opts.connectTimeoutMs, requestTimeoutMs: this.#opts.requestTimeoutMs };
+    if (this.#opts.proxy) return (this.#proxied ??= proxyAgent(this.#opts.proxy, timeouts));
     let pool = this.#pools.get(origin);
     if (!pool) {
-      pool = new Pool(origin, {
-        connect: { timeout: this.#opts.connectTimeoutMs },
-        headersTimeout: this.#opts.requestTimeoutMs,
-        bodyTimeout: this.#opts.requestTimeoutMs,
-        keepAliveTimeout: 10_000,
-      });
+      pool = directPool(origin, timeouts);
       this.#pools.set(origin, pool);
     }
     return pool;

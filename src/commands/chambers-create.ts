@@ -4,8 +4,11 @@ import type { ChamberCreateBody, GlobalOptions, Session } from '../client/types.
 import { ChamberCreate } from '../contract/index.js';
 import { createOutput, type Output } from '../output/output.js';
 import { printChamber } from '../output/record.js';
+import { checkMissing } from './ask.js';
+import { canPrompt } from './auth-credentials.js';
 import { checkPayload, withSession } from './options.js';
 
+/** As commander hands them over: the required ones may be missing (then asked for, on a terminal). */
 export interface ChambersCreateOptions {
   name: string;
   type: string;
@@ -61,8 +64,20 @@ export async function chambersCreate(req: ChambersCreateRequest, session: Sessio
   await printChamber(chamber, output);
 }
 
+/** The options commander no longer insists on, so that a person can be asked for them. */
+const REQUIRED = { name: '--name <name>', type: '--type <type>', street: '--street <street>', city: '--city <city>', country: '--country <cc>' };
+
 export async function runChambersCreate(opts: ChambersCreateOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
-  const req = parseChambersCreate(opts, globals);
+  const missing = checkMissing(opts, REQUIRED, ctx);
+  const ask = missing.length > 0 || (opts.type === 'subsidiary' && opts.hqId === undefined && canPrompt(ctx));
+  // everything given: checked before anything is opened, as always
+  const req = ask ? undefined : parseChambersCreate(opts, globals);
   const output = await createOutput(globals, ctx);
-  await withSession(globals, ctx, (session) => chambersCreate(req, session, output));
+  await withSession(globals, ctx, async (session) => {
+    if (req) return chambersCreate(req, session, output);
+    const { openAsker } = await import('./ask.js');
+    const { askChamber } = await import('./ask-directory.js');
+    const filled = await askChamber(opts, missing, await openAsker(ctx), session);
+    return chambersCreate(parseChambersCreate(filled, globals), session, output);
+  });
 }

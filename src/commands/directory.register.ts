@@ -86,13 +86,14 @@ export function registerDirectoryCommands(program: Command, ctx: CliContext): vo
   chambers
     .command('create')
     .description('Create a chamber (v2)')
-    .requiredOption('--name <name>', 'chamber name')
-    .addOption(new Option('--type <type>', 'chamber type').choices(CHOICES.chamberType).makeOptionMandatory())
+    // required, but checked by the command: on a terminal it asks for what is missing
+    .option('--name <name>', 'chamber name (required)')
+    .addOption(new Option('--type <type>', 'chamber type (required)').choices(CHOICES.chamberType))
     .option('--hq-id <id>', 'the HQ chamber of a subsidiary (required for --type subsidiary)')
-    .requiredOption('--street <street>', 'street and number')
-    .requiredOption('--city <city>', 'city')
+    .option('--street <street>', 'street and number (required)')
+    .option('--city <city>', 'city (required)')
     .option('--postal-code <code>', 'postal code')
-    .requiredOption('--country <cc>', 'ISO 3166-1 alpha-2 country code, e.g. DE')
+    .option('--country <cc>', 'ISO 3166-1 alpha-2 country code, e.g. DE (required)')
     .addHelpText(
       'after',
       examples([
@@ -139,12 +140,11 @@ export function registerDirectoryCommands(program: Command, ctx: CliContext): vo
     .command('add')
     .description('Add a member to a chamber (v2)')
     .argument('<chamber-id>', 'chamber id')
-    .requiredOption('--name <name>', 'member name')
-    .requiredOption('--email <email>', 'e-mail address (unique within the chamber)')
+    // required, but checked by the command: on a terminal it asks for what is missing
+    .option('--name <name>', 'member name (required)')
+    .option('--email <email>', 'e-mail address, unique within the chamber (required)')
     .option('--phone <phone>', 'phone number')
-    .addOption(
-      new Option('--membership-type <type>', 'membership type').choices(CHOICES.membershipType).makeOptionMandatory(),
-    )
+    .addOption(new Option('--membership-type <type>', 'membership type (required)').choices(CHOICES.membershipType))
     .addHelpText(
       'after',
       examples([

@@ -5,6 +5,7 @@ import type { GlobalOptions, MemberCreateBody, Session } from '../client/types.j
 import { MemberCreate } from '../contract/index.js';
 import { createOutput, type Output } from '../output/output.js';
 import { printMember } from '../output/record.js';
+import { checkMissing } from './ask.js';
 import { checkPayload, withSession } from './options.js';
 
 export interface MembersAddOptions {
@@ -55,8 +56,19 @@ export async function membersAdd(req: MembersAddRequest, session: Session, outpu
   await printMember(member, output);
 }
 
+/** The options commander no longer insists on, so that a person can be asked for them. */
+const REQUIRED = { name: '--name <name>', email: '--email <email>', membershipType: '--membership-type <type>' };
+
 export async function runMembersAdd(chamberId: string, opts: MembersAddOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
-  const req = parseMembersAdd(chamberId, opts, globals);
+  const missing = checkMissing(opts, REQUIRED, ctx);
+  let filled = opts;
+  if (missing.length) {
+    if (!chamberId.trim()) throw usageError('CHAMBER_ID must not be empty');
+    const { openAsker } = await import('./ask.js');
+    const { askMember } = await import('./ask-directory.js');
+    filled = await askMember(opts, missing, await openAsker(ctx));
+  }
+  const req = parseMembersAdd(chamberId, filled, globals);
   const output = await createOutput(globals, ctx);
   await withSession(globals, ctx, (session) => membersAdd(req, session, output));
 }

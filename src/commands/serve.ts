@@ -67,29 +67,33 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
     err(`seeded demo data: ${server.seeded.chambers} chambers, ${server.seeded.members} members, ${server.seeded.events} events`);
   }
 
-  // Point this server's profile (`local` unless --profile) at it, so the next command just works.
-  try {
-    const { saveServeProfile, LOCAL_PROFILE } = await import('../config/local-profile.js');
-    const { verifySecret } = await import('../server/auth/secrets.js');
-    const known = generated ?? (opts.clientId ? { clientId: opts.clientId, clientSecret: opts.clientSecret } : {});
-    const saved = await saveServeProfile(ctx, {
-      name: globals.profile ?? LOCAL_PROFILE,
-      baseUrl: clientBaseUrl(base, opts.host),
-      database: server.store.location,
-      ...known,
-      overwrite: opts.overwriteProfile,
-      credentialsWork: async (id, secret) => {
-        const hash = await server.store.clientSecretHash(id);
-        return hash !== undefined && (await verifySecret(secret, hash));
-      },
-    });
-    if (saved.saved) {
-      err(`profile "${saved.profile}" points here${saved.madeCurrent ? ' and is now the current profile' : ` (use it with --profile ${saved.profile})`}`);
+  // Point this server's profile (`local` unless --profile) at it, so the next command just
+  // works. Not awaited: Ctrl-C is handled from the moment the server listens.
+  const saveProfile = async () => {
+    try {
+      const { saveServeProfile, LOCAL_PROFILE } = await import('../config/local-profile.js');
+      const { verifySecret } = await import('../server/auth/secrets.js');
+      const known = generated ?? (opts.clientId ? { clientId: opts.clientId, clientSecret: opts.clientSecret } : {});
+      const saved = await saveServeProfile(ctx, {
+        name: globals.profile ?? LOCAL_PROFILE,
+        baseUrl: clientBaseUrl(base, opts.host),
+        database: server.store.location,
+        ...known,
+        overwrite: opts.overwriteProfile,
+        credentialsWork: async (id, secret) => {
+          const hash = await server.store.clientSecretHash(id);
+          return hash !== undefined && (await verifySecret(secret, hash));
+        },
+      });
+      if (saved.saved) {
+        err(`profile "${saved.profile}" points here${saved.madeCurrent ? ' and is now the current profile' : ` (use it with --profile ${saved.profile})`}`);
+      }
+      if (saved.warning) err(`warning: ${saved.warning}`);
+    } catch (e) {
+      err(`warning: could not update the profile: ${(e as Error).message}`);
     }
-    if (saved.warning) err(`warning: ${saved.warning}`);
-  } catch (e) {
-    err(`warning: could not update the profile: ${(e as Error).message}`);
-  }
+  };
+  const profileSaved = saveProfile();
 
   await new Promise<void>((resolve) => {
     let stopping = false;
@@ -100,7 +104,8 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
       }
       stopping = true;
       err('stopping: finishing requests in flight');
-      server.close().then(
+      // the profile is written first (it reads the database); then the server stops
+      profileSaved.then(() => server.close()).then(
         () => {
           off();
           resolve();

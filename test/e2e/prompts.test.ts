@@ -1,0 +1,69 @@
+// chambers create and members add ask for what is missing on a terminal (a pseudo-terminal
+// here), with select lists and the contract's checks; without one, a usage error as before.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
+import { KEY, runOnPty } from '../helpers/pty.js';
+import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
+
+const CLIENT = { id: 'pty-client', secret: 'PtySecret0123456789' };
+let dir: string;
+let cfg: string;
+let server: ServeProcess;
+
+beforeAll(async () => {
+  dir = await makeTempDir('chamberctl-prompts-');
+  cfg = `${dir}/cfg`;
+  server = await startServeProcess(['--port', '0', '--db', ':memory:', '--client-id', CLIENT.id, '--client-secret', CLIENT.secret, '--quiet'], {
+    CHAMBERCTL_CONFIG_DIR: `${dir}/cfg-serve`,
+  });
+  const r = await runCli(['login', '--base-url', server.baseUrl, '--client-id', CLIENT.id, '--client-secret-stdin'], { configDir: cfg, input: CLIENT.secret });
+  expect(r.exitCode, r.stderr).toBe(0);
+});
+afterAll(async () => {
+  await server?.stop();
+  await removeTempDir(dir);
+});
+
+describe('prompts for missing options', () => {
+  it('members add asks for name, e-mail (checked as typed), phone and the membership type from a list', async () => {
+    const r = await runOnPty(['members', 'add', 'ch_ms2fLiZry7iy3IuE', '--json'], {
+      configDir: cfg,
+      steps: [
+        { when: /Name/, send: `Pat Prompt${KEY.enter}` },
+        { when: /E-mail/, send: `not-an-address${KEY.enter}` },
+        { when: /valid e-mail address/, send: `${'\u007f'.repeat(14)}pat@example.org${KEY.enter}` },
+        { when: /Phone/, send: KEY.enter },
+        { when: /Membership type/, send: `${KEY.down}${KEY.enter}` },
+      ],
+    });
+    expect(r.unanswered).toBe(0);
+    expect(r.exitCode, r.output).toBe(0);
+    const member = JSON.parse(r.output.slice(r.output.indexOf('{')));
+    expect(member).toMatchObject({ name: 'Pat Prompt', email: 'pat@example.org', phone: null, membership_type: 'premium' });
+  });
+
+  it('chambers create offers the HQs for a subsidiary', async () => {
+    const r = await runOnPty(['chambers', 'create', '--type', 'subsidiary', '--name', 'Prompted Office', '--street', '1 Rue', '--city', 'Lyon', '--json'], {
+      configDir: cfg,
+      steps: [
+        { when: /HQ of the subsidiary/, send: KEY.enter }, // the first HQ by name
+        { when: /Country/, send: `fr${KEY.enter}` },
+        { when: /Postal code/, send: `69001${KEY.enter}` },
+      ],
+    });
+    expect(r.unanswered).toBe(0);
+    expect(r.exitCode, r.output).toBe(0);
+    const chamber = JSON.parse(r.output.slice(r.output.indexOf('{')));
+    expect(chamber).toMatchObject({ name: 'Prompted Office', type: 'subsidiary', address: { country: 'FR', postal_code: '69001' } });
+    expect(chamber.hq_id).toMatch(/^ch_/);
+  });
+
+  it('without a terminal a missing option is the usage error, at once', async () => {
+    const r = await runCli(['members', 'add', 'ch_ms2fLiZry7iy3IuE', '--name', 'X'], { configDir: cfg });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe("error: required option '--email <email>' not specified\n");
+    const c = await runCli(['chambers', 'create', '--name', 'X', '--type', 'hq'], { configDir: cfg });
+    expect(c.exitCode).toBe(2);
+    expect(c.stderr).toBe("error: required option '--street <street>' not specified\n");
+  });
+});

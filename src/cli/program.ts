@@ -7,6 +7,7 @@ import { registerImportCommand } from '../commands/import.register.js';
 import { registerShellCommands } from '../commands/completion.register.js';
 import { examples } from '../commands/help-text.js';
 import { registerServe } from '../commands/serve.register.js';
+import { registerSnapshotCommands } from '../commands/snapshot.register.js';
 
 /**
  * Builds the commander tree. Each command's action imports its implementation lazily, so
@@ -42,6 +43,7 @@ export function buildProgram(ctx: CliContext, version: string): Command {
   registerAuthCommands(program, ctx);
   program.commandsGroup('Local server:');
   registerServe(program, ctx);
+  registerSnapshotCommands(program, ctx);
   program.commandsGroup('Shell:');
   registerShellCommands(program, ctx);
   program.helpCommand('help [command]', 'show help for a command');

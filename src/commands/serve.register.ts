@@ -6,7 +6,8 @@ export interface ServeOptions {
   host: string;
   port: number;
   db?: string;
-  seed: 'demo' | 'none';
+  /** demo, none, or the path of a snapshot file. */
+  seed: string;
   seedSize: 'standard' | 'large';
   clientId?: string;
   clientSecret?: string;
@@ -35,6 +36,11 @@ function parsePublicUrl(value: string): string {
   return `${u.origin}${u.pathname}`.replace(/\/+$/, '');
 }
 
+function parseSeed(value: string): string {
+  if (value === '') throw usageError('--seed must be demo, none, or the path of a snapshot file');
+  return value;
+}
+
 function parsePoolSize(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000) throw usageError(`--pool-size must be a number from 1 to 1000, not "${value}"`);
   return Number(value);
@@ -55,7 +61,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .option('--pool-size <n>', 'connections to PostgreSQL per instance (default 10)', parsePoolSize)
     .option('--cache-size <MiB>', "SQLite's page cache and memory map, each at most this size (default: 64 MiB cache, 1 GiB map)", parseCacheSize)
     .option('--public-url <url>', 'the URL clients use (e.g. behind a load balancer), named in the OAuth metadata and OpenAPI documents', parsePublicUrl)
-    .addOption(new Option('--seed <kind>', 'demo data for a new database').choices(['demo', 'none']).default('demo'))
+    .addOption(new Option('--seed <kind>', 'what a new database starts with: demo (data), none, or the path of a snapshot file').argParser(parseSeed).default('demo'))
     .addOption(
       new Option('--seed-size <size>', 'size of the demo data (large: 100k chambers, 1M members, for benchmarks)')
         .choices(['standard', 'large'])
@@ -71,6 +77,7 @@ Examples:
   $ chamberctl serve                          # http://127.0.0.1:8080, demo data
   $ chamberctl serve --port 0 --db :memory:   # throwaway server on a free port
   $ chamberctl serve --db ./dir.db --seed none --client-id ci --client-secret "$SECRET"
+  $ chamberctl serve --db ./copy.db --seed directory.snapshot   # a new database loaded from a snapshot
   $ chamberctl serve --host 0.0.0.0 --db postgres://chamber@db.internal/directory --client-id app --client-secret "$SECRET"`,
     )
     .action(async (opts: ServeOptions, cmd: Command) => {

@@ -22,6 +22,9 @@ const profiles: ValueSource = async ({ env }) => ({ candidates: profileCandidate
 
 const files: ValueSource = async () => ({ candidates: [], directive: 'files' });
 
+/** `serve --seed`: demo, none, or a snapshot file. */
+const seeds: ValueSource = async () => ({ candidates: [{ value: 'demo' }, { value: 'none' }], directive: 'files' });
+
 /** Each field, ascending and descending (`name`, `-name`). */
 const sortFields =
   (pick: (enums: typeof import('../contract/enums.js')) => readonly string[]): ValueSource =>
@@ -64,12 +67,17 @@ export const OPTION_RULES: readonly OptionRule[] = [
   { command: 'chambers get', flag: '--include', source: commaList((e) => e.CHAMBER_INCLUDES) },
   { command: 'members import', flag: '--report', source: files },
   { command: 'serve', flag: '--db', source: files },
+  { command: 'serve', flag: '--seed', source: seeds },
+  { command: 'snapshot export', flag: '--db', source: files },
+  { command: 'snapshot import', flag: '--db', source: files },
 ];
 
 export const ARGUMENT_RULES: readonly ArgumentRule[] = [
   { command: 'profiles use', argument: 'name', source: profiles },
   { command: 'profiles remove', argument: 'name', source: profiles },
   { command: 'members import', argument: 'file', source: files },
+  { command: 'snapshot export', argument: 'file', source: files },
+  { command: 'snapshot import', argument: 'file', source: files },
 ];
 
 export function optionSource(commandPath: string, flag: string): ValueSource | undefined {

@@ -45,7 +45,7 @@ export async function runSnapshotImport(
 async function withStore(dbPath: string, work: (store: DirectoryStore) => Promise<void>): Promise<void> {
   let store: DirectoryStore;
   try {
-    store = await openStore(dbPath);
+    store = await openStore(dbPath, { cacheMiB: 64 }); // a bounded memory map: export reads the whole file
   } catch (e) {
     if (e instanceof StartError) throw new CliError(e.message, ExitCode.FAILURE);
     throw e;

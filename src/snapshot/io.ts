@@ -22,12 +22,14 @@ export interface LoadRow<T> {
   raw: string | null;
 }
 
-/** Thrown by a loader when a row collides with one already in the database. */
+/** Thrown by a loader when a row collides with one already in the database or loaded before it. */
 export class LoadConflict extends Error {
   constructor(
     readonly line: number,
+    readonly kind: 'chamber' | 'member' | 'event',
     /** `id`: the id is taken; `email`: the chamber already has a member with that e-mail (any case). */
     readonly on: 'id' | 'email',
+    readonly row: { id: string; chamber_id?: string; email?: string },
   ) {
     super(`line ${line}: conflict on ${on}`);
   }

@@ -164,6 +164,17 @@ describe('snapshot on SQLite', () => {
     await load(io, fixture(extra));
     expect(storage.listMembers('ch_existing', { page: 1, perPage: 10 }).total).toBe(1);
     expect(storage.listChambers({ page: 1, perPage: 10 }).total).toBe(2);
+    // an address that chamber already has (any case), after other new members: named by its line
+    const before = await exportText(io);
+    const clash = [
+      extra[0]!,
+      ...['mb_y1', 'mb_y2', 'mb_y3'].map((id, i) => extra[2]!.replace('"mb_x"', `"${id}"`).replace('x@example.org', i === 2 ? 'X@Example.ORG' : `${id}@example.org`)),
+      '{"end":{"chambers":0,"members":3,"events":0}}',
+    ];
+    expect((await refusal(io, fixture(clash))).message).toBe(
+      'line 4: member mb_y3: chamber ch_existing already has a member with the e-mail address X@Example.ORG (addresses compare case-insensitively)',
+    );
+    expect(await exportText(io)).toBe(before);
   });
 
   // Each bad file, against a database holding the demo data: refused, named by line, and

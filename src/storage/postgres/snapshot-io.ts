@@ -81,33 +81,33 @@ class PgLoader implements SnapshotLoader {
   }
 
   async insertChambers(rows: LoadRow<ChamberRow>[]): Promise<void> {
-    await this.insert('chambers', rows, rows.map(({ row, raw }) => ({ ...row, raw })));
+    await this.insert('chamber', rows, rows.map(({ row, raw }) => ({ ...row, raw })));
   }
 
   async insertMembers(rows: LoadRow<Member>[]): Promise<void> {
     try {
-      await this.insert('members', rows, rows.map(({ row, raw }) => ({ ...row, email_key: emailKey(row.email), raw })));
+      await this.insert('member', rows, rows.map(({ row, raw }) => ({ ...row, email_key: emailKey(row.email), raw })));
     } catch (err) {
       const e = err as { code?: string; constraint_name?: string; detail?: string };
       if (e.code !== '23505' || e.constraint_name !== 'members_email_per_chamber') throw err;
       // "Key (chamber_id, email_key)=(ch_…, a@b.example) already exists.": the later row of the batch with that key.
       const m = /=\((.*?), (.*)\) already exists/.exec(e.detail ?? '');
       const hit = m && rows.findLast((r) => r.row.chamber_id === m[1] && emailKey(r.row.email) === m[2]);
-      throw hit ? new LoadConflict(hit.line, 'email') : err;
+      throw hit ? new LoadConflict(hit.line, 'member', 'email', hit.row) : err;
     }
   }
 
   async insertEvents(rows: LoadRow<Event>[]): Promise<void> {
-    await this.insert('events', rows, rows.map(({ row, raw }) => ({ ...row, raw })));
+    await this.insert('event', rows, rows.map(({ row, raw }) => ({ ...row, raw })));
   }
 
   /** One INSERT for the batch; an id already present is skipped by the statement and named here. */
-  private async insert(table: string, rows: LoadRow<{ id: string }>[], values: Record<string, unknown>[]): Promise<void> {
+  private async insert(kind: 'chamber' | 'member' | 'event', rows: LoadRow<{ id: string }>[], values: Record<string, unknown>[]): Promise<void> {
     const tx = this.tx;
-    const inserted = await tx<{ id: string }[]>`INSERT INTO ${tx(table)} ${tx(values)} ON CONFLICT (id) DO NOTHING RETURNING id`;
+    const inserted = await tx<{ id: string }[]>`INSERT INTO ${tx(`${kind}s`)} ${tx(values)} ON CONFLICT (id) DO NOTHING RETURNING id`;
     if (inserted.length === rows.length) return;
     const got = new Set(inserted.map((r) => r.id));
     const taken = rows.find((r) => !got.has(r.row.id))!;
-    throw new LoadConflict(taken.line, 'id');
+    throw new LoadConflict(taken.line, kind, 'id', taken.row);
   }
 }

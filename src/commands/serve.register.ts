@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
 import { usageError } from '../cli/exit-codes.js';
@@ -36,9 +37,10 @@ function parsePublicUrl(value: string): string {
   return `${u.origin}${u.pathname}`.replace(/\/+$/, '');
 }
 
+/** demo, none, or a snapshot file that exists (a typo of a kind is a usage error, not a missing file). */
 function parseSeed(value: string): string {
-  if (value === '') throw usageError('--seed must be demo, none, or the path of a snapshot file');
-  return value;
+  if (value === 'demo' || value === 'none' || (value !== '' && existsSync(value))) return value;
+  throw usageError(`--seed must be demo, none, or the path of a snapshot file, not "${value}" (no such file)`);
 }
 
 function parsePoolSize(value: string): number {

@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
+import { examples } from './help-text.js';
 
 const DB_HELP = 'SQLite database file, or postgres://… (default: the database `serve` uses)';
 
 export function registerSnapshotCommands(program: Command, ctx: CliContext): void {
   const snapshot = program
     .command('snapshot')
-    .description('Write a local database to a snapshot file, or load one (a versioned JSON Lines file)');
+    .description('Write a local database to a snapshot file, or load one (a versioned JSON Lines file)')
+    .addHelpText('after', examples(['chamberctl snapshot export directory.snapshot', 'chamberctl snapshot import directory.snapshot --db ./copy.db']));
   snapshot
     .command('export')
     .description('Write chambers, members and events of a local database as a snapshot file')

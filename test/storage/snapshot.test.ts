@@ -152,6 +152,15 @@ describe('snapshot on SQLite', () => {
     expect(storage.clientCount()).toBe(1);
   });
 
+  it('serve --seed FILE loads only a database never used (no chambers, no clients)', async () => {
+    const a = sqlite();
+    a.storage.putClient('cl_1', 'hash', NOW);
+    expect(await load(a.io, fixture(), { replace: false, onlyIfUnused: true })).toBeUndefined();
+    expect(a.storage.listChambers({ page: 1, perPage: 1 }).total).toBe(0);
+    const b = sqlite();
+    expect(await load(b.io, fixture(), { replace: false, onlyIfUnused: true })).toEqual({ chambers: 3, members: 3, events: 3 });
+  });
+
   it('adds to a database that has other chambers, with members of chambers already there', async () => {
     const { storage, io } = sqlite();
     const hq = storage.createChamber({ name: 'Existing', type: 'hq', address: { street: 's', city: 'c', postal_code: null, country: 'DE' } }, NOW, 'active', 'ch_existing');
@@ -248,6 +257,9 @@ describe('snapshot between SQLite and PostgreSQL', () => {
       expect(err.message).toMatch(message);
       expect(await exportText(io)).toBe(before);
     }
+    // serve --seed FILE: a database with chambers or clients is left alone
+    expect(await load(io, fixture(FIXTURE.map((l) => l.replace(/"(ch|mb|ev)_/g, '"$1_new'))), { replace: false, onlyIfUnused: true })).toBeUndefined();
+    expect(await exportText(io)).toBe(before);
     // a member id already present, in a file that adds to the database
     const more = [
       FIXTURE[0]!,

@@ -2,7 +2,10 @@
 // 1M members, 100k events) on SQLite: seeds it into a temporary database, exports it to a
 // file, imports that file into a fresh database, and prints rows/s, the peak RSS of each
 // step, and the file's size. Export and import each run in a child process of their own
-// (this file again, with a step name), so each peak RSS is that step's alone, not the seed's.
+// (this file again, with a step name), so each peak RSS is that step's alone, not the seed's,
+// and with V8's heap capped at 64 MiB: a step whose JavaScript memory grew with the rows
+// would fail here. (The rest of the RSS is SQLite's page cache and memory map, bounded by
+// the settings the snapshot commands use, and the sorter of the index rebuild.)
 // The check that the re-export is byte-identical is printed too (it reads the files once more).
 //
 //   BENCH_SIZE  large (default) or standard
@@ -41,7 +44,7 @@ if (step === 'export' || step === 'import') {
   const size = process.env.BENCH_SIZE === 'standard' ? 'standard' : 'large';
   const dir = mkdtempSync(join(tmpdir(), 'chamberctl-bench-snapshot-'));
   const self = fileURLToPath(import.meta.url);
-  const run = (...args: string[]) => JSON.parse(execFileSync(process.execPath, [self, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 })) as StepResult;
+  const run = (...args: string[]) => JSON.parse(execFileSync(process.execPath, ['--max-old-space-size=64', self, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 })) as StepResult;
   const sha = (file: string) =>
     new Promise<string>((resolve, reject) => {
       const h = createHash('sha256');

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { CliContext } from '../cli/context.js';
 import { CliError, ExitCode } from '../cli/exit-codes.js';
+import { Sink } from '../output/sink.js';
 import { openStore, StartError } from '../server/start.js';
 import { SnapshotError, type SnapshotCounts } from '../snapshot/format.js';
 import { exportSnapshotTo, exportSnapshotToFile, importSnapshotFile } from '../snapshot/files.js';
@@ -15,9 +16,14 @@ export async function runSnapshotExport(file: string | undefined, opts: { db?: s
   // Exporting must not create an empty database where there was none.
   if (!isPostgresUrl(dbPath) && dbPath !== ':memory:' && !existsSync(dbPath)) throw new CliError(`no database at ${dbPath}`, ExitCode.FAILURE);
   await withStore(dbPath, async (store) => {
-    const toStdout = file === undefined || file === '-';
-    const counts = toStdout ? await exportSnapshotTo(store, ctx.stdout) : await exportSnapshotToFile(store, file).catch(ioError(file, 'write'));
-    ctx.stderr.write(`exported ${summary(counts)} from ${store.location}${toStdout ? '' : ` to ${file}`}\n`);
+    if (file === undefined || file === '-') {
+      const out = new Sink(ctx.stdout);
+      const counts = await exportSnapshotTo(store, out);
+      if (!out.closed) ctx.stderr.write(`exported ${summary(counts)} from ${store.location}\n`); // else the reader stopped early, quietly
+    } else {
+      const counts = await exportSnapshotToFile(store, file).catch(ioError(file, 'write'));
+      ctx.stderr.write(`exported ${summary(counts)} from ${store.location} to ${file}\n`);
+    }
   });
 }
 

@@ -1,7 +1,8 @@
 import { createWriteStream } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
-import type { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { Sink } from '../output/sink.js';
 import { randomAlphanumeric } from '../storage/ids.js';
 import type { DirectoryStore } from '../storage/store.js';
 import { snapshotBackend } from './backend.js';
@@ -18,7 +19,7 @@ export async function exportSnapshotToFile(store: DirectoryStore, file: string):
   const out = createWriteStream(tmp, { flags: 'wx', mode: 0o600 });
   try {
     await new Promise<void>((resolve, reject) => out.once('open', () => resolve()).once('error', reject));
-    const counts = await exportSnapshot(snapshotBackend(store), out);
+    const counts = await exportSnapshot(snapshotBackend(store), new Sink(out));
     out.end();
     await finished(out);
     await rename(tmp, file);
@@ -30,7 +31,8 @@ export async function exportSnapshotToFile(store: DirectoryStore, file: string):
   }
 }
 
-export async function exportSnapshotTo(store: DirectoryStore, out: Writable): Promise<SnapshotCounts> {
+/** Exports to a stream (stdout); `out.closed` afterwards when its reader went away first. */
+export async function exportSnapshotTo(store: DirectoryStore, out: Sink): Promise<SnapshotCounts> {
   return exportSnapshot(snapshotBackend(store), out);
 }
 

@@ -4,7 +4,8 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { assertBuilt, makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
+import { execa } from 'execa';
+import { assertBuilt, BIN, cleanEnv, makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
 import { call } from '../helpers/http.js';
 import { startServeProcess } from '../helpers/serve-process.js';
 
@@ -67,6 +68,16 @@ describe('chamberctl snapshot', () => {
     const out = await cli(['snapshot', 'export', '-', '--db', source()]);
     expect(out.exitCode).toBe(0);
     expect(out.stdout).toBe(text);
+  });
+
+  it('`snapshot export | head -1` ends quietly with exit 0', async () => {
+    const r = await execa('bash', ['-c', `"${process.execPath}" "${BIN}" snapshot export --db "${source()}" | head -1; echo "status=\${PIPESTATUS[0]}" >&2`], {
+      env: { ...cleanEnv(), CHAMBERCTL_CONFIG_DIR: join(dir, 'config') },
+      extendEnv: false,
+      reject: false,
+    });
+    expect(r.stdout).toBe('{"format":"chamberctl-snapshot","version":1}');
+    expect(r.stderr).toBe('status=0');
   });
 
   it('imports into a fresh database with --db (--json counts), which exports the same bytes; again without --replace is refused', async () => {

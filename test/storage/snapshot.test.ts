@@ -5,6 +5,7 @@
 // running, with the hint test/helpers/postgres.ts gives.
 import { Readable, Writable } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { Sink } from '../../src/output/sink.js';
 import { exportSnapshot } from '../../src/snapshot/export.js';
 import { SnapshotError } from '../../src/snapshot/format.js';
 import { importSnapshot, type ImportOptions } from '../../src/snapshot/import.js';
@@ -69,7 +70,7 @@ async function exportText(io: SnapshotBackend): Promise<string> {
       done();
     },
   });
-  await exportSnapshot(io, out);
+  await exportSnapshot(io, new Sink(out));
   return chunks.join('');
 }
 

@@ -9,6 +9,7 @@ import { registerShellCommands } from '../commands/completion.register.js';
 import { examples } from '../commands/help-text.js';
 import { registerServe } from '../commands/serve.register.js';
 import { registerSync } from '../commands/sync.register.js';
+import { registerSnapshotCommands } from '../commands/snapshot.register.js';
 
 /**
  * Builds the commander tree. Each command's action imports its implementation lazily, so
@@ -47,6 +48,7 @@ export function buildProgram(ctx: CliContext, version: string): Command {
   registerServe(program, ctx);
   program.commandsGroup('Offline work:');
   registerSync(program, ctx);
+  registerSnapshotCommands(program, ctx);
   program.commandsGroup('Shell:');
   registerShellCommands(program, ctx);
   program.helpCommand('help [command]', 'show help for a command');

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../cli/context.js';
 import { usageError } from '../cli/exit-codes.js';
@@ -6,7 +7,8 @@ export interface ServeOptions {
   host: string;
   port: number;
   db?: string;
-  seed: 'demo' | 'none';
+  /** demo, none, or the path of a snapshot file. */
+  seed: string;
   seedSize: 'standard' | 'large';
   clientId?: string;
   clientSecret?: string;
@@ -36,6 +38,12 @@ function parsePublicUrl(value: string): string {
   return `${u.origin}${u.pathname}`.replace(/\/+$/, '');
 }
 
+/** demo, none, or a snapshot file that exists (a typo of a kind is a usage error, not a missing file). */
+function parseSeed(value: string): string {
+  if (value === 'demo' || value === 'none' || (value !== '' && existsSync(value))) return value;
+  throw usageError(`--seed must be demo, none, or the path of a snapshot file, not "${value}" (no such file)`);
+}
+
 function parsePoolSize(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000) throw usageError(`--pool-size must be a number from 1 to 1000, not "${value}"`);
   return Number(value);
@@ -56,7 +64,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .option('--pool-size <n>', 'connections to PostgreSQL per instance (default 10)', parsePoolSize)
     .option('--cache-size <MiB>', "SQLite's page cache and memory map, each at most this size (default: 64 MiB cache, 1 GiB map)", parseCacheSize)
     .option('--public-url <url>', 'the URL clients use (e.g. behind a load balancer), named in the OAuth metadata and OpenAPI documents', parsePublicUrl)
-    .addOption(new Option('--seed <kind>', 'demo data for a new database').choices(['demo', 'none']).default('demo'))
+    .addOption(new Option('--seed <kind>', 'what a new database starts with: demo (data), none, or the path of a snapshot file').argParser(parseSeed).default('demo'))
     .addOption(
       new Option('--seed-size <size>', 'size of the demo data (large: 100k chambers, 1M members, for benchmarks)')
         .choices(['standard', 'large'])
@@ -74,6 +82,7 @@ Examples:
   $ chamberctl serve --port 0 --db :memory:   # throwaway server on a free port
   $ chamberctl serve --db ./dir.db --seed none --client-id ci --client-secret "$SECRET"
   $ chamberctl serve --db ~/copy.db --port 8181 --profile offline   # a second server, with a profile of its own
+  $ chamberctl serve --db ./copy.db --seed directory.snapshot   # a new database loaded from a snapshot
   $ chamberctl serve --host 0.0.0.0 --db postgres://chamber@db.internal/directory --client-id app --client-secret "$SECRET"`,
     )
     .action(async (opts: ServeOptions, cmd: Command) => {

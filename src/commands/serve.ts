@@ -3,6 +3,7 @@ import envPaths from 'env-paths';
 import type { CliContext } from '../cli/context.js';
 import { CliError, ExitCode } from '../cli/exit-codes.js';
 import { startServer, StartError } from '../server/start.js';
+import { SnapshotError } from '../snapshot/format.js';
 import type { ServeOptions } from './serve.register.js';
 
 /** Default database: CHAMBERCTL_DATA_DIR, else the platform's user data directory. */
@@ -29,7 +30,7 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
       poolSize: opts.poolSize,
       publicUrl: opts.publicUrl,
       cacheMiB: opts.cacheSize,
-      seed: opts.seed,
+      seed: opts.seed === 'demo' || opts.seed === 'none' ? opts.seed : { snapshot: opts.seed },
       seedSize: opts.seedSize,
       clientId: opts.clientId,
       clientSecret: opts.clientSecret,
@@ -38,6 +39,7 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
     });
   } catch (e) {
     if (e instanceof StartError) throw new CliError(e.message, ExitCode.FAILURE);
+    if (e instanceof SnapshotError) throw new CliError(`cannot seed from ${opts.seed}: ${e.message}; the database was left empty`, ExitCode.REJECTED);
     throw e;
   }
 
@@ -64,7 +66,7 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
     );
   }
   if (server.seeded) {
-    err(`seeded demo data: ${server.seeded.chambers} chambers, ${server.seeded.members} members, ${server.seeded.events} events`);
+    err(`seeded ${opts.seed === 'demo' ? 'demo data' : `from ${opts.seed}`}: ${server.seeded.chambers} chambers, ${server.seeded.members} members, ${server.seeded.events} events`);
   }
 
   // Point this server's profile (`local` unless --profile) at it, so the next command just

@@ -22,6 +22,9 @@ const profiles: ValueSource = async ({ env }) => ({ candidates: profileCandidate
 
 const files: ValueSource = async () => ({ candidates: [], directive: 'files' });
 
+/** `serve --seed`: demo, none, or a snapshot file. */
+const seeds: ValueSource = async () => ({ candidates: [{ value: 'demo' }, { value: 'none' }], directive: 'files' });
+
 /** Each field, ascending and descending (`name`, `-name`). */
 const sortFields =
   (pick: (enums: typeof import('../contract/enums.js')) => readonly string[]): ValueSource =>
@@ -67,12 +70,17 @@ export const OPTION_RULES: readonly OptionRule[] = [
   ...['sync pull', 'sync status', 'sync push', 'sync discard'].map((command) => ({ command, flag: '--db', source: files })),
   { command: 'sync pull', flag: '--from', source: profiles },
   { command: 'sync push', flag: '--to', source: profiles },
+  { command: 'serve', flag: '--seed', source: seeds },
+  { command: 'snapshot export', flag: '--db', source: files },
+  { command: 'snapshot import', flag: '--db', source: files },
 ];
 
 export const ARGUMENT_RULES: readonly ArgumentRule[] = [
   { command: 'profiles use', argument: 'name', source: profiles },
   { command: 'profiles remove', argument: 'name', source: profiles },
   { command: 'members import', argument: 'file', source: files },
+  { command: 'snapshot export', argument: 'file', source: files },
+  { command: 'snapshot import', argument: 'file', source: files },
 ];
 
 export function optionSource(commandPath: string, flag: string): ValueSource | undefined {

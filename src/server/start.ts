@@ -21,7 +21,8 @@ export interface StartOptions {
   publicUrl?: string;
   /** SQLite's page cache and memory map, each at most this many MiB (default 64 and 1024). */
   cacheMiB?: number;
-  seed: 'demo' | 'none';
+  /** Demo data, nothing, or the snapshot file to load (docs/snapshot-format.md); only into an unused database. */
+  seed: 'demo' | 'none' | { snapshot: string };
   seedSize?: 'standard' | 'large';
   clientId?: string;
   clientSecret?: string;
@@ -57,6 +58,18 @@ export async function openStore(dbPath: string, opts: { poolSize?: number; cache
     }
   }
   return new SqliteStore(openStorage(dbPath, opts.cacheMiB), dbPath);
+}
+
+/** All or nothing; a bad line throws the SnapshotError that names it, an unreadable file a StartError. */
+async function seedFromSnapshot(store: DirectoryStore, file: string): Promise<RunningServer['seeded']> {
+  const { importSnapshotFile } = await import('../snapshot/files.js');
+  try {
+    return await importSnapshotFile(store, file, { replace: false, onlyIfUnused: true });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (typeof e.code === 'string' && e.syscall) throw new StartError(`cannot read the snapshot ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.code}`);
+    throw err;
+  }
 }
 
 function pgReason(err: unknown): string {
@@ -109,6 +122,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     let seeded: RunningServer['seeded'];
     if (opts.seed === 'demo' && (await store.isUnused())) {
       seeded = await store.seedDemo({ size: opts.seedSize ?? 'standard', now: now() });
+    } else if (typeof opts.seed === 'object' && (await store.isUnused())) {
+      seeded = await seedFromSnapshot(store, opts.seed.snapshot);
     }
     let generatedClient: RunningServer['generatedClient'];
     if (opts.clientId && opts.clientSecret) {

@@ -124,6 +124,25 @@ const isRejection = (res: HttpResponse, error: CliError) =>
 
 const rejectionText = (error: CliError) => [error.message, ...error.details].join('; ');
 
+/**
+ * A 2xx for a change: the record the remote made (as it sent it, fields and all) goes into
+ * the copy. An answer replayed for the change's key was made by an earlier attempt.
+ */
+function created<T extends { id: string }>(
+  o: PushOptions,
+  res: HttpResponse,
+  path: string,
+  schema: { safeParse: (v: unknown) => { success: boolean } },
+  settle: (record: T) => void,
+): Outcome {
+  if (!schema.safeParse(res.json).success) {
+    throw new CliError(`unexpected answer from POST ${o.baseUrl}${path}: not the record it created`, ExitCode.FAILURE);
+  }
+  const record = res.json as T;
+  settle(record);
+  return { kind: res.headers['idempotent-replayed'] === 'true' ? 'skipped' : 'pushed', remoteId: record.id };
+}
+
 async function pushChamber(o: PushOptions, change: LocalChange, body: ChamberCreate, path: string, count: () => number): Promise<Outcome> {
   for (let attempt = 1; ; attempt++) {
     // A first attempt may have created it at a remote that ignores Idempotency-Key: look
@@ -147,12 +166,7 @@ async function pushChamber(o: PushOptions, change: LocalChange, body: ChamberCre
       throw err;
     }
     answered(o, count);
-    if (res.status >= 200 && res.status < 300) {
-      const chamber = Chamber.safeParse(res.json);
-      if (!chamber.success) throw new CliError(`unexpected answer from POST ${o.baseUrl}${path}: not a chamber`, ExitCode.FAILURE);
-      o.copy.settleChamber(change, res.json as Chamber);
-      return { kind: res.headers['idempotent-replayed'] === 'true' ? 'skipped' : 'pushed', remoteId: chamber.data.id };
-    }
+    if (res.status >= 200 && res.status < 300) return created<Chamber>(o, res, path, Chamber, (c) => o.copy.settleChamber(change, c));
     const error = errorFromResponse(res);
     if (isRejection(res, error)) return { kind: 'rejected', error: rejectionText(error) };
     throw error;
@@ -165,12 +179,7 @@ async function pushMember(o: PushOptions, change: LocalChange, body: MemberCreat
   // Safe to repeat: a repeat is recognised by its key, or refused with 409 for its address.
   const res = await post(o, change, path, body, true);
   answered(o, count);
-  if (res.status >= 200 && res.status < 300) {
-    const member = Member.safeParse(res.json);
-    if (!member.success) throw new CliError(`unexpected answer from POST ${o.baseUrl}${path}: not a member`, ExitCode.FAILURE);
-    o.copy.settleMember(change, res.json as Member);
-    return { kind: res.headers['idempotent-replayed'] === 'true' ? 'skipped' : 'pushed', remoteId: member.data.id };
-  }
+  if (res.status >= 200 && res.status < 300) return created<Member>(o, res, path, Member, (m) => o.copy.settleMember(change, m));
   const error = errorFromResponse(res);
   if (res.status === 409) {
     // The chamber has a member with that address: ours from an attempt whose answer was

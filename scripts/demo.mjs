@@ -27,11 +27,17 @@ await new Promise((resolve, reject) => {
 });
 process.stdout.write(`${err}${out.replace(/(client secret:\s+)\S+/, '$1(shown once; hidden here)')}\n`);
 
-function run(args) {
+/**
+ * Runs one command as a user would see it: on a terminal its output goes straight there
+ * (tables, colour), so the demo shows what a user sees; piped, it is captured and printed.
+ * `capture` is for a value the tour needs (an id): the command's JSON is printed as well.
+ */
+function run(args, { capture = false } = {}) {
   const shown = args.map((a) => (/[\s"'$]/.test(a) ? `'${a}'` : a)).join(' ');
   process.stdout.write(`$ chamberctl ${shown}\n`);
-  const r = spawnSync(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
-  process.stdout.write(`${r.stdout}\n`);
+  const direct = process.stdout.isTTY && !capture;
+  const r = spawnSync(process.execPath, [bin, ...args], { env, stdio: ['ignore', direct ? 'inherit' : 'pipe', 'inherit'], encoding: 'utf8' });
+  process.stdout.write(direct ? '\n' : `${r.stdout}\n`);
   if (r.status !== 0) throw new Error(`chamberctl ${args.join(' ')} exited with ${r.status}`);
   return r.stdout;
 }
@@ -39,7 +45,7 @@ function run(args) {
 try {
   run(['auth', 'status']);
   run(['chambers', 'list', '--type', 'hq', '--sort', 'name', '--per-page', '5']);
-  const id = JSON.parse(run(['chambers', 'list', '--per-page', '1', '--json']))[0].id;
+  const id = JSON.parse(run(['chambers', 'list', '--per-page', '1', '--json'], { capture: true }))[0].id;
   run(['chambers', 'get', id]);
   run(['members', 'list', id, '--sort', '-joined_at', '--per-page', '5']);
   run(['events', 'list', id, '--status', 'upcoming', '--per-page', '5']);

@@ -19,6 +19,8 @@ export interface GlobalOptions {
   color: boolean;
   /** --format of the list commands (`--json` is `json`). */
   format?: 'table' | 'tsv' | 'json' | 'csv';
+  /** --wide on the lists: every column, nothing cut. */
+  wide?: boolean;
   verbose?: boolean;
 }
 

@@ -37,13 +37,13 @@ export async function runApi(path: string, opts: ApiOptions, globals: GlobalOpti
     });
     // pretty on a terminal, as it came otherwise (scripts and jq get the server's bytes)
     const pretty = Boolean(ctx.stdout.isTTY);
-    const show = (value: unknown, text: string) => (pretty && value !== undefined ? JSON.stringify(value, null, 2) : text);
+    const show = (value: unknown, text: string) => (pretty && value !== undefined ? output.out.json(JSON.stringify(value, null, 2)) : text);
     let res: HttpResponse;
     let text: string;
     if (opts.paginate) {
       const r = await sendPaginated(p.http, p.tokens, p.baseUrl, req);
       res = r.failed ?? r.last;
-      text = r.failed ? show(r.failed.json, r.failed.text) : pretty ? JSON.stringify(r.items, null, 2) : JSON.stringify(r.items);
+      text = r.failed ? show(r.failed.json, r.failed.text) : pretty ? output.out.json(JSON.stringify(r.items, null, 2)) : JSON.stringify(r.items);
     } else {
       res = await sendRaw(p.http, p.tokens, p.baseUrl, req);
       text = show(res.json, res.text);

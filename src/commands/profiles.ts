@@ -43,7 +43,7 @@ export async function runProfilesList(opts: GlobalOptions, ctx: CliContext): Pro
   const output = await createOutput(opts, ctx);
   if (output.settings.mode === 'json') {
     const rows: ProfileRow[] = profiles.map(({ tokens: _tokens, ...row }) => row);
-    await output.stdout.write(`${JSON.stringify(rows, null, output.settings.prettyJson ? 2 : undefined)}\n`);
+    await output.stdout.write(`${output.settings.prettyJson ? output.out.json(JSON.stringify(rows, null, 2)) : JSON.stringify(rows)}\n`);
     return;
   }
   const writer = new ListWriter(profileView, output);

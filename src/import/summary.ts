@@ -42,7 +42,7 @@ export function summaryExitCode(s: ImportSummary): 0 | 1 {
 export async function printSummary(s: ImportSummary, output: Output): Promise<void> {
   const { mode, prettyJson } = output.settings;
   if (mode === 'json') {
-    await output.stdout.write(`${JSON.stringify(s, null, prettyJson ? 2 : undefined)}\n`);
+    await output.stdout.write(`${prettyJson ? output.out.json(JSON.stringify(s, null, 2)) : JSON.stringify(s)}\n`);
     return;
   }
   if (mode === 'tsv') {

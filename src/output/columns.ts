@@ -3,14 +3,17 @@ import { formatDate, formatSpan, orNone } from './format.js';
 
 /**
  * A column of a terminal table (`table` gives the plain text of a cell). When the table is
- * wider than the terminal, `shrink` columns are cut (with `…`), and `optional` ones are
- * left out, lowest number first; the others (ids, times, statuses) are never cut.
- * `status` cells are coloured by value.
+ * wider than the terminal, `optional` columns are left out first (lowest number first), then
+ * `shrink` columns are cut (with `…`), the `keep` ones (names, e-mail) last and in the middle,
+ * so that names sharing a long start stay told apart. The others (ids, statuses) are never
+ * cut. `status` cells are coloured by value. `--wide` shows every column uncut.
  */
 export interface Column<T> {
   header: string;
   table: (item: T) => string;
   shrink?: boolean;
+  /** Cut last, and in the middle. */
+  keep?: boolean;
   optional?: number;
   status?: boolean;
 }
@@ -36,12 +39,12 @@ export const chamberView: ResourceView<Chamber> = {
   noun: ['chamber', 'chambers'],
   columns: [
     { header: 'ID', table: (c) => c.id },
-    { header: 'NAME', table: (c) => c.name, shrink: true },
+    { header: 'NAME', table: (c) => c.name, shrink: true, keep: true },
     { header: 'TYPE', table: (c) => c.type },
     { header: 'STATUS', table: (c) => c.status, status: true },
     { header: 'HQ', table: (c) => orNone(c.hq_id), optional: 1 }, // an id: dropped, never cut
-    { header: 'LOCATION', table: cityCountry, shrink: true, optional: 2 },
-    { header: 'CREATED', table: (c) => formatDate(c.created_at) },
+    { header: 'LOCATION', table: cityCountry, shrink: true, optional: 3 },
+    { header: 'CREATED', table: (c) => formatDate(c.created_at), optional: 2 },
   ],
   tsv: (c) => [
     c.id,
@@ -65,12 +68,12 @@ export const memberView: ResourceView<Member> = {
   noun: ['member', 'members'],
   columns: [
     { header: 'ID', table: (m) => m.id },
-    { header: 'NAME', table: (m) => m.name, shrink: true },
-    { header: 'EMAIL', table: (m) => m.email, shrink: true },
+    { header: 'NAME', table: (m) => m.name, shrink: true, keep: true },
+    { header: 'EMAIL', table: (m) => m.email, shrink: true, keep: true },
     { header: 'PHONE', table: (m) => orNone(m.phone), shrink: true, optional: 1 },
-    { header: 'MEMBERSHIP', table: (m) => m.membership_type },
+    { header: 'MEMBERSHIP', table: (m) => m.membership_type, optional: 3 },
     { header: 'STATUS', table: (m) => m.status, status: true },
-    { header: 'JOINED', table: (m) => formatDate(m.joined_at) },
+    { header: 'JOINED', table: (m) => formatDate(m.joined_at), optional: 2 },
   ],
   tsv: (m) => [m.id, m.name, m.email, m.phone, m.membership_type, m.status, m.joined_at],
   csv: {
@@ -83,7 +86,7 @@ export const eventView: ResourceView<Event> = {
   noun: ['event', 'events'],
   columns: [
     { header: 'ID', table: (e) => e.id },
-    { header: 'TITLE', table: (e) => e.title, shrink: true },
+    { header: 'TITLE', table: (e) => e.title, shrink: true, keep: true },
     { header: 'STATUS', table: (e) => e.status, status: true },
     { header: 'WHEN (UTC)', table: (e) => formatSpan(e.starts_at, e.ends_at) },
     { header: 'LOCATION', table: (e) => orNone(e.location), shrink: true, optional: 1 },

@@ -1,4 +1,5 @@
 // Small value formatters shared by the renderers.
+import stringWidth from 'string-width';
 
 /**
  * Times in tables are absolute and in UTC, `2026-11-22 14:05`: the same on every machine,
@@ -62,42 +63,60 @@ export function oneLine(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
 }
 
-/** Terminal columns a plain string takes (East Asian wide characters and emoji count two). */
+/**
+ * Terminal columns a plain string takes, measured by string-width: East Asian wide
+ * characters and emoji count two, a flag or a joined emoji sequence is one glyph, combining
+ * marks and zero-width characters count nothing.
+ */
 export function displayWidth(text: string): number {
-  let width = 0;
-  for (const ch of text) width += charWidth(ch.codePointAt(0) ?? 0);
-  return width;
+  return stringWidth(text);
 }
 
-/** Cuts `text` to `width` columns, ending with an ellipsis when something was cut. */
+const graphemes = (text: string) => Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text), (g) => g.segment);
+
+/** Cuts `text` to `width` columns, ending with an ellipsis when something was cut (never inside a glyph). */
 export function truncate(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
   if (width <= 0) return '';
-  let out = '';
-  let used = 0;
-  for (const ch of text) {
-    const w = charWidth(ch.codePointAt(0) ?? 0);
-    if (used + w > width - 1) break;
-    out += ch;
-    used += w;
-  }
-  return `${out}…`;
+  return `${take(graphemes(text), width - 1)}…`;
 }
 
-function charWidth(cp: number): number {
-  if (cp === 0x200b || (cp >= 0x300 && cp <= 0x36f) || (cp >= 0xfe00 && cp <= 0xfe0f)) return 0; // zero-width, combining marks
-  if (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1faff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  ) {
-    return 2;
-  }
-  return 1;
+/**
+ * Cuts `text` to `width` columns in the middle, keeping its start and its end: names that
+ * share a long start (`Antwerp Business Chamber – Ghent Branch`) stay told apart.
+ */
+export function truncateMiddle(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  if (width < 8) return truncate(text, width);
+  const parts = graphemes(text);
+  const tail = Math.floor((width - 1) / 2);
+  const end = takeEnd(parts, tail);
+  return `${take(parts, width - 1 - displayWidth(end)).trimEnd()}…${end.trimStart()}`;
 }
+
+/** The longest start of `parts` that fits `width` columns. */
+function take(parts: string[], width: number): string {
+  let out = '';
+  let used = 0;
+  for (const g of parts) {
+    const w = displayWidth(g);
+    if (used + w > width) break;
+    out += g;
+    used += w;
+  }
+  return out;
+}
+
+/** The longest end of `parts` that fits `width` columns. */
+function takeEnd(parts: string[], width: number): string {
+  let out = '';
+  let used = 0;
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const w = displayWidth(parts[i]!);
+    if (used + w > width) break;
+    out = parts[i]! + out;
+    used += w;
+  }
+  return out;
+}
+

@@ -32,7 +32,7 @@ export class ListWriter<T> {
     if (items.length === 0) return;
     let text: string;
     if (mode === 'json') {
-      const parts = items.map((it) => (prettyJson ? indent(JSON.stringify(it, null, 2)) : JSON.stringify(it)));
+      const parts = items.map((it) => (prettyJson ? this.output.out.json(indent(JSON.stringify(it, null, 2))) : JSON.stringify(it)));
       text = `${this.#count === 0 ? '[\n' : ',\n'}${parts.join(',\n')}`;
     } else if (mode === 'tsv') {
       text = items.map((it) => tsvRow(this.view.tsv(it))).join('');

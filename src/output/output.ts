@@ -20,7 +20,7 @@ export interface Output {
 }
 
 export async function createOutput(
-  globals: { json?: boolean; color?: boolean; verbose?: boolean; format?: OutputSettings['mode'] },
+  globals: { json?: boolean; color?: boolean; verbose?: boolean; format?: OutputSettings['mode']; wide?: boolean },
   ctx: Pick<CliContext, 'stdout' | 'stderr' | 'env'>,
 ): Promise<Output> {
   const settings = outputSettings(globals, ctx);

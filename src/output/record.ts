@@ -104,7 +104,7 @@ async function printRecord<T>(
 ): Promise<void> {
   const { mode } = output.settings;
   if (mode === 'json') {
-    await output.stdout.write(`${JSON.stringify(item, null, output.settings.prettyJson ? 2 : undefined)}\n`);
+    await output.stdout.write(`${output.settings.prettyJson ? output.out.json(JSON.stringify(item, null, 2)) : JSON.stringify(item)}\n`);
     return;
   }
   if (mode === 'tsv') {

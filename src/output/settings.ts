@@ -49,7 +49,7 @@ export function colorLevel(stream: OutStream, env: Record<string, string | undef
 }
 
 export function outputSettings(
-  globals: { json?: boolean; color?: boolean; format?: OutputMode },
+  globals: { json?: boolean; color?: boolean; format?: OutputMode; wide?: boolean },
   ctx: { stdout: OutStream; stderr: OutStream; env: Record<string, string | undefined> },
 ): OutputSettings {
   const colorFlag = globals.color !== false;
@@ -61,7 +61,8 @@ export function outputSettings(
     mode: globals.json ? 'json' : (globals.format ?? (stdoutIsTTY ? 'table' : 'tsv')),
     stdoutColor: colorLevel(ctx.stdout, ctx.env, colorFlag),
     stderrColor: colorLevel(ctx.stderr, ctx.env, colorFlag),
-    width: terminalWidth(ctx.stdout, ctx.env),
+    // --wide: every column, nothing cut (the terminal wraps), as kubectl's -o wide
+    width: globals.wide ? Number.POSITIVE_INFINITY : terminalWidth(ctx.stdout, ctx.env),
     stderrIsTTY: Boolean(ctx.stderr.isTTY),
     prettyJson: stdoutIsTTY,
   };

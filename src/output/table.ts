@@ -1,5 +1,5 @@
 import type { Column } from './columns.js';
-import { displayWidth, oneLine, truncate } from './format.js';
+import { displayWidth, oneLine, truncate, truncateMiddle } from './format.js';
 import type { Style } from './style.js';
 
 /** Columns are separated by two spaces and have no borders, like kubectl and gh. */
@@ -27,42 +27,37 @@ const totalWidth = (widths: readonly number[]) =>
   widths.reduce((a, b) => a + b, 0) + GAP * Math.max(0, widths.length - 1);
 
 /**
- * Fits a table into `available` terminal columns. Every column wants its widest cell; while
- * the table is too wide: the widest `shrink` column loses one column at a time down to
- * max(header, 10); then `optional` columns are left out (lowest `optional` first); then
- * `shrink` columns go down to 4. Ids, times and statuses are never cut.
+ * Fits a table into `available` terminal columns (README, "Tables"). Every column wants its
+ * widest cell; while the table is too wide: `optional` columns are left out (lowest first),
+ * then `shrink` columns lose one column at a time, the widest first, down to max(header, 10):
+ * the others before the `keep` ones (names, e-mail); then all of them down to 4. Ids and
+ * statuses are never cut. `available` Infinity (--wide) keeps everything as it is.
  */
 export function planTable<T>(columns: readonly Column<T>[], items: readonly T[], available: number): TablePlan<T> {
-  let cols = columns.map((column) => ({
-    column,
-    width: Math.max(displayWidth(column.header), ...items.map((it) => displayWidth(oneLine(column.table(it))))),
-  }));
-  const squeeze = (min: (c: Column<T>) => number) => {
+  const natural = (column: Column<T>) => Math.max(displayWidth(column.header), ...items.map((it) => displayWidth(oneLine(column.table(it)))));
+  let cols = columns.map((column) => ({ column, width: natural(column) }));
+  const tooWide = () => totalWidth(cols.map((c) => c.width)) > available;
+  const squeeze = (which: (c: Column<T>) => boolean, min: (c: Column<T>) => number) => {
     let excess = totalWidth(cols.map((c) => c.width)) - available;
     while (excess > 0) {
       let widest: (typeof cols)[number] | undefined;
       for (const c of cols) {
-        if (c.column.shrink && c.width > min(c.column) && (!widest || c.width > widest.width)) widest = c;
+        if (c.column.shrink && which(c.column) && c.width > min(c.column) && (!widest || c.width > widest.width)) widest = c;
       }
       if (!widest) return;
       widest.width--;
       excess--;
     }
   };
-  squeeze((c) => Math.max(displayWidth(c.header), SOFT_MIN));
-  const optional = cols
-    .filter((c) => c.column.optional !== undefined)
-    .sort((a, b) => a.column.optional! - b.column.optional!);
+  const optional = cols.filter((c) => c.column.optional !== undefined).sort((a, b) => a.column.optional! - b.column.optional!);
   for (const drop of optional) {
-    if (totalWidth(cols.map((c) => c.width)) <= available) break;
+    if (!tooWide()) break;
     cols = cols.filter((c) => c !== drop);
-    // what the dropped column freed may let the others grow back
-    for (const c of cols) {
-      c.width = Math.max(displayWidth(c.column.header), ...items.map((it) => displayWidth(oneLine(c.column.table(it)))));
-    }
-    squeeze((c) => Math.max(displayWidth(c.header), SOFT_MIN));
   }
-  squeeze(() => HARD_MIN);
+  const soft = (c: Column<T>) => Math.max(displayWidth(c.header), SOFT_MIN);
+  squeeze((c) => !c.keep, soft);
+  squeeze(() => true, soft);
+  squeeze(() => true, () => HARD_MIN);
   return { columns: cols.map((c) => c.column), widths: cols.map((c) => c.width) };
 }
 
@@ -85,7 +80,8 @@ export async function renderTable<T>(plan: TablePlan<T>, items: readonly T[], st
   for (const item of items) {
     table.push(
       columns.map((c, i) => {
-        const text = truncate(oneLine(c.table(item)), widths[i]!);
+        const cell = oneLine(c.table(item));
+        const text = c.keep ? truncateMiddle(cell, widths[i]!) : truncate(cell, widths[i]!);
         return c.status ? style.status(text) : text;
       }),
     );

@@ -70,9 +70,9 @@ describe('JSON objects', () => {
 
   it('members too', async () => {
     const t = io({ tty: true });
-    await printMember(member(1), await outputFor(t, { json: true }));
+    await printMember(member(1), await outputFor(t, { json: true, color: false }));
     expect(JSON.parse(t.stdout.text())).toEqual(member(1));
-    expect(t.stdout.text()).not.toContain(ESC);
+    expect(t.stdout.text()).not.toContain(ESC); // --no-color: plain
   });
 });
 

@@ -29,12 +29,38 @@ describe('terminal tables', () => {
     expect(text).not.toContain('…');
   });
 
-  it('cut long names with an ellipsis but never cut ids or dates', async () => {
-    const { text } = await render(100);
-    expect(text).toContain('…');
+  it('leave out low-value columns before cutting a name', async () => {
+    const { text, plan } = await render(100);
+    expect(plan.columns.map((c) => c.header)).toEqual(['ID', 'NAME', 'TYPE', 'STATUS']);
+    expect(text).toContain('The Very Long Name of Chamber 1 of Industry and Commerce');
+    expect(text).not.toContain('…');
+  });
+
+  it('cut names last, in the middle (so that names sharing a long start stay apart), and never ids', async () => {
+    const { text } = await render(60);
     expect(text).toContain(longName(1).id);
-    expect(text).toContain('2026-01-02');
-    expect(text).not.toContain('The Very Long Name of Chamber 1 of Industry and Commerce');
+    const rows = text.split('\n').slice(1, 3);
+    expect(rows[0]).toContain('The Very…Commerce');
+  });
+
+  it('keep the end of subsidiary names that share their HQ\'s name', async () => {
+    const subs = ['Ghent', 'Bruges', 'Leuven'].map((city, i) => chamber(10 + i, { name: `Antwerp Business Chamber – ${city} Branch`, type: 'subsidiary', hq_id: 'ch_ms2fLiZry7iy3IuE' }));
+    const plan = planTable(chamberView.columns, subs, 70);
+    const text = await renderTable(plan, subs, plainStyle, true);
+    for (const city of ['Ghent', 'Bruges', 'Leuven']) expect(text).toContain(`${city} Branch`);
+  });
+
+  it('with --wide (no width limit) show every column uncut', async () => {
+    const { plan, text } = await render(Number.POSITIVE_INFINITY);
+    expect(plan.columns).toHaveLength(chamberView.columns.length);
+    expect(text).not.toContain('…');
+  });
+
+  it('measure flags and joined emoji as the terminal shows them', () => {
+    expect(displayWidth('🇧🇪')).toBe(2);
+    expect(displayWidth('👩‍👩‍👧')).toBe(2);
+    expect(displayWidth('Zürich')).toBe(6);
+    expect(displayWidth('東京')).toBe(4);
   });
 
   it('show a subsidiary\'s HQ id in full or not at all, at every width', async () => {
@@ -47,10 +73,8 @@ describe('terminal tables', () => {
   });
 
   it('leave out optional columns (HQ first) on a narrow terminal', async () => {
-    const { plan } = await render(80);
-    const headers = plan.columns.map((c) => c.header);
-    expect(headers).not.toContain('HQ');
-    expect(headers).toEqual(expect.arrayContaining(['ID', 'NAME', 'STATUS', 'CREATED']));
+    const { plan } = await render(130);
+    expect(plan.columns.map((c) => c.header)).toEqual(['ID', 'NAME', 'TYPE', 'STATUS', 'LOCATION']); // HQ, then CREATED
   });
 
   it('show the location as "city, country" and absent values as -', async () => {
@@ -87,5 +111,19 @@ describe('terminal tables', () => {
     const et = await renderTable(planTable(eventView.columns, events, 150), events, plainStyle, true);
     expect(et).toContain('2026-03-05 18:00–20:00');
     expect(et).toContain('2026-03-05 18:00 – 03-06 01:00');
+  });
+});
+
+describe('JSON on a terminal', () => {
+  it('is highlighted when colour is on, and stays the same JSON once the colours are taken out', async () => {
+    const { createStyle } = await import('../../src/output/style.js');
+    const style = await createStyle(1);
+    const text = JSON.stringify({ id: 'ch_1', n: -1.5e3, ok: true, none: null, nested: { 'k"q': 'v:"x' } }, null, 2);
+    const coloured = style.json(text);
+    expect(coloured).not.toBe(text);
+    expect(coloured).toContain('\u001b[');
+    // eslint-disable-next-line no-control-regex
+    expect(JSON.parse(coloured.replace(/\u001b\[[0-9;]*m/g, ''))).toEqual(JSON.parse(text));
+    expect(plainStyle.json(text)).toBe(text); // no colour: untouched
   });
 });

@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { restyleCommanderError } from './commander-messages.js';
 import type { CliContext } from './context.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { registerApi } from '../commands/api.register.js';
@@ -27,8 +28,8 @@ export function buildProgram(ctx: CliContext, version: string): Command {
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
       writeErr: (s) => ctx.stderr.write(s),
-      // Commander's own messages ("error: unknown option ...") are already one line.
-      outputError: (s, write) => write(s),
+      // Commander's own messages ("error: unknown option ...") are one line, in the tool's words.
+      outputError: (s, write) => write(restyleCommanderError(s)),
     });
   program
     .option('--profile <name>', 'config profile to use (env CHAMBERCTL_PROFILE)')

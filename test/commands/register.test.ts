@@ -30,12 +30,12 @@ describe('command registration', () => {
   });
 
   it.each([
-    [['chambers', 'list', '--type', 'bogus'], "option '--type <type>' argument 'bogus' is invalid"],
+    [['chambers', 'list', '--type', 'bogus'], '--type must be one of: hq, subsidiary, not "bogus"'],
     [['chambers', 'list', '--page', 'abc'], '--page must be a positive integer'],
     [['chambers', 'list', '--page', '2', '--all'], 'cannot be used with'],
     [['chambers', 'list', '--bogus'], "unknown option '--bogus'"],
     [['chambers', 'create', '--name', 'x'], 'required option'],
-    [['members', 'add', 'ch_1', '--name', 'A', '--email', 'a@example.org', '--membership-type', 'gold'], 'Allowed choices are standard'],
+    [['members', 'add', 'ch_1', '--name', 'A', '--email', 'a@example.org', '--membership-type', 'gold'], '--membership-type must be one of: standard'],
     [['events', 'list', 'ch_1', '--from', 'yesterday'], '--from must be an ISO 8601 date'],
     [['members', 'list'], "missing required argument 'chamber-id'"],
   ])('%j is a usage error (exit 2) with one line', async (argv, message) => {

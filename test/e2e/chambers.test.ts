@@ -101,8 +101,8 @@ describe('chambers list', () => {
   });
 
   it.each([
-    [['--type', 'bogus'], /argument 'bogus' is invalid\. Allowed choices are hq, subsidiary/],
-    [['--status', 'closed'], /Allowed choices are active, inactive, pending/],
+    [['--type', 'bogus'], /--type must be one of: hq, subsidiary, not "bogus"/],
+    [['--status', 'closed'], /--status must be one of: active, inactive, pending, not "closed"/],
     [['--sort', 'size'], /--sort must be one of: name, -name, created_at, -created_at/],
     [['--page', 'abc'], /--page must be a positive integer/],
     [['--per-page', '0'], /--per-page must be a positive integer/],

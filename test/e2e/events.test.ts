@@ -65,7 +65,7 @@ describe('events list', () => {
     [['--from', '03/01/2026'], '--from must be an ISO 8601 date'],
     [['--to', '2026-13-01'], '--to must be an ISO 8601 date'],
     [['--from', '2026-05-01', '--to', '2026-04-01'], 'must not be after --to'],
-    [['--status', 'active'], 'Allowed choices are upcoming, past, canceled'],
+    [['--status', 'active'], '--status must be one of: upcoming, past, canceled, not "active"'],
   ])('%j is exit 2', async (args, message) => {
     const r = await cli.run(['events', 'list', chamber.id, ...args]);
     expect(r.exitCode).toBe(2);

@@ -114,7 +114,7 @@ describe('members add', () => {
   it('an unknown --membership-type or a missing --email is exit 2', async () => {
     const bad = await cli.run(['members', 'add', chamber.id, '--name', 'X', '--email', 'x@example.org', '--membership-type', 'gold']);
     expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toContain('Allowed choices are standard, premium, corporate, honorary');
+    expect(bad.stderr).toContain('--membership-type must be one of: standard, premium, corporate, honorary');
     const missing = await cli.run(['members', 'add', chamber.id, '--name', 'X', '--membership-type', 'standard']);
     expect(missing.exitCode).toBe(2);
   });

@@ -4,7 +4,7 @@ import { DirectoryClient } from '../client/directory-client.js';
 import { openProfileForCalls } from '../client/session.js';
 import type { GlobalOptions } from '../client/types.js';
 import { tuneGcForImport } from '../import/gc-tuning.js';
-import { Progress } from '../import/progress.js';
+import { duration, Progress } from '../import/progress.js';
 import { createOutput } from '../output/output.js';
 import type { SyncCopy } from '../storage/sqlite/sync-copy.js';
 import { openCopy } from '../sync/open-copy.js';
@@ -95,8 +95,7 @@ export function pullProgressText(s: { chambersSeen: number; chambersDone: number
   const rate = elapsedMs > 0 ? (s.rows / elapsedMs) * 1000 : 0;
   const parts = [`chambers ${count(s.chambersDone)} of ${s.chambersSeen ? count(s.chambersSeen) : '?'}`, `${count(s.rows)} rows`, `${count(Math.round(rate))} rows/s`];
   if (s.chambersDone > 0 && s.chambersSeen > s.chambersDone) {
-    const etaS = Math.round(((s.chambersSeen - s.chambersDone) * elapsedMs) / s.chambersDone / 1000);
-    parts.push(`ETA ${Math.floor(etaS / 60)}m${String(etaS % 60).padStart(2, '0')}s`);
+    parts.push(`ETA ${duration(((s.chambersSeen - s.chambersDone) * elapsedMs) / s.chambersDone)}`);
   }
   return parts.join(' · ');
 }

@@ -86,7 +86,11 @@ export class Progress {
 export function progressText(s: ProgressSnapshot): string {
   const rate = s.elapsedMs > 0 ? Math.round((s.done / s.elapsedMs) * 1000) : 0;
   const parts = [`${count(s.done)} rows`, `${count(rate)} rows/s`];
-  if (s.totalBytes) parts.push(`${Math.min(100, Math.floor((s.bytes / s.totalBytes) * 100))}% of ${megabytes(s.totalBytes)}`);
+  if (s.totalBytes) {
+    parts.push(`${Math.min(100, Math.floor((s.bytes / s.totalBytes) * 100))}% of ${megabytes(s.totalBytes)}`);
+    // the time left at the pace so far, once there is a pace to go by
+    if (s.bytes > 0 && s.bytes < s.totalBytes && s.elapsedMs >= 1000) parts.push(`ETA ${duration(((s.totalBytes - s.bytes) * s.elapsedMs) / s.bytes)}`);
+  }
   const outcome = s.dryRun
     ? [`${count(s.done - s.problems)} valid`, problems(s.problems)]
     : [`${count(s.created)} created`, `${count(s.skipped)} skipped`, problems(s.problems)];
@@ -94,5 +98,12 @@ export function progressText(s: ProgressSnapshot): string {
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
+/** `42s`, `3m05s`, `1h02m` */
+export function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
 const problems = (n: number) => `${count(n)} problem${n === 1 ? '' : 's'}`;
 const megabytes = (bytes: number) => (bytes < 1e6 ? `${(bytes / 1e3).toFixed(1)} kB` : `${(bytes / 1e6).toFixed(1)} MB`);

@@ -17,7 +17,8 @@ const snap = (over: Partial<ProgressSnapshot> = {}): ProgressSnapshot => ({
 
 describe('progress', () => {
   it('names rows, rate, the share of the file and the outcomes', () => {
-    expect(progressText(snap())).toBe('12,345 rows, 6,173 rows/s, 37% of 10.0 MB: 12,000 created, 300 skipped, 45 problems');
+    expect(progressText(snap())).toBe('12,345 rows, 6,173 rows/s, 37% of 10.0 MB, ETA 3s: 12,000 created, 300 skipped, 45 problems');
+    expect(progressText(snap({ elapsedMs: 600_000 }))).toContain('ETA 17m02s');
     expect(progressText(snap({ totalBytes: undefined, dryRun: true, done: 10, problems: 1, elapsedMs: 0 }))).toBe(
       '10 rows, 0 rows/s: 9 valid, 1 problem',
     );
@@ -42,7 +43,7 @@ describe('progress', () => {
     p.start();
     await new Promise((r) => setTimeout(r, 30));
     p.stop();
-    expect(err.text().split('\n')[0]).toBe('import: 12,345 rows, 6,173 rows/s, 37% of 10.0 MB: 12,000 created, 300 skipped, 45 problems');
+    expect(err.text().split('\n')[0]).toBe('import: 12,345 rows, 6,173 rows/s, 37% of 10.0 MB, ETA 3s: 12,000 created, 300 skipped, 45 problems');
     expect(err.text()).not.toContain('\u001b');
     const quiet = collector();
     const off = new Progress({ stream: quiet, mode: 'off', snapshot: () => snap(), intervalMs: 5 });

@@ -1,5 +1,7 @@
 import type { CliContext } from '../cli/context.js';
 import { CliError, ExitCode, usageError } from '../cli/exit-codes.js';
+import type { GlobalOptions } from '../client/types.js';
+import { promptsEnabled } from '../config/defaults.js';
 import { canPrompt } from './auth-credentials.js';
 
 // Prompts for the required options a person left out, on a terminal only (as gh does):
@@ -25,9 +27,9 @@ export const missingOption = (flags: string) => usageError(`required option '${f
  * The first of `required` (option key → its flags) that `opts` lacks, as a usage error when
  * no one can be asked; undefined when nothing is missing.
  */
-export function checkMissing(opts: object, required: Record<string, string>, ctx: CliContext): string[] {
+export function checkMissing(opts: object, required: Record<string, string>, ctx: CliContext, globals: GlobalOptions): string[] {
   const missing = Object.keys(required).filter((k) => (opts as Record<string, unknown>)[k] === undefined);
-  if (missing.length && !canPrompt(ctx)) throw missingOption(required[missing[0]!]!);
+  if (missing.length && !(canPrompt(ctx) && promptsEnabled(globals, ctx))) throw missingOption(required[missing[0]!]!);
   return missing;
 }
 

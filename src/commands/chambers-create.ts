@@ -5,6 +5,7 @@ import { ChamberCreate } from '../contract/index.js';
 import { createOutput, type Output } from '../output/output.js';
 import { printChamber } from '../output/record.js';
 import { checkMissing } from './ask.js';
+import { promptsEnabled } from '../config/defaults.js';
 import { canPrompt } from './auth-credentials.js';
 import { checkPayload, withSession } from './options.js';
 
@@ -68,8 +69,8 @@ export async function chambersCreate(req: ChambersCreateRequest, session: Sessio
 const REQUIRED = { name: '--name <name>', type: '--type <type>', street: '--street <street>', city: '--city <city>', country: '--country <cc>' };
 
 export async function runChambersCreate(opts: ChambersCreateOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
-  const missing = checkMissing(opts, REQUIRED, ctx);
-  const ask = missing.length > 0 || (opts.type === 'subsidiary' && opts.hqId === undefined && canPrompt(ctx));
+  const missing = checkMissing(opts, REQUIRED, ctx, globals);
+  const ask = missing.length > 0 || (opts.type === 'subsidiary' && opts.hqId === undefined && canPrompt(ctx) && promptsEnabled(globals, ctx));
   // everything given: checked before anything is opened, as always
   const req = ask ? undefined : parseChambersCreate(opts, globals);
   const output = await createOutput(globals, ctx);

@@ -3,6 +3,7 @@ import { sessionVersion } from '../client/version.js';
 import type { GlobalOptions, Session, WireQuery } from '../client/types.js';
 import { CHAMBER_SORT_FIELDS, ChamberStatus, ChamberType, sortParam } from '../contract/index.js';
 import { chamberView } from '../output/columns.js';
+import { withOutputDefault } from '../config/defaults.js';
 import { createOutput, type Output } from '../output/output.js';
 import { printList, type Paging } from '../output/paged-list.js';
 import { optionalValue, pageQuery, pagingOptions, withSession, type PagingOptions } from './options.js';
@@ -57,6 +58,6 @@ export async function chambersList(req: ChambersListRequest, session: Session, o
 
 export async function runChambersList(opts: ChambersListOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
   const req = parseChambersList(opts, globals);
-  const output = await createOutput(globals, ctx);
+  const output = await createOutput(withOutputDefault(globals, ctx), ctx);
   await withSession(globals, ctx, (session) => chambersList(req, session, output));
 }

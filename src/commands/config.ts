@@ -11,6 +11,8 @@ import { loginHint, selectProfile } from '../config/select.js';
  * (as `aws configure set` and `gh config set` do). The secret itself is never shown.
  */
 
+const OUTPUTS = ['auto', 'table', 'tsv', 'json', 'csv'];
+
 /** Settable keys, and how each reads and writes the profile. */
 const SETTABLE = {
   'base-url': {
@@ -28,6 +30,22 @@ const SETTABLE = {
         throw usageError(`api-version must be one of: ${API_VERSION_SETTINGS.join(', ')} (not "${v}")`);
       }
       return { ...p, apiVersion: v as ApiVersionSetting };
+    },
+  },
+  output: {
+    // `auto`: table on a terminal, TSV in a pipe (README, "Output")
+    read: (p: Profile) => p.output ?? 'auto',
+    write: (p: Profile, v: string): Profile => {
+      if (!OUTPUTS.includes(v)) throw usageError(`output must be one of: ${OUTPUTS.join(', ')}, not "${v}"`);
+      const { output: _old, ...rest } = p;
+      return v === 'auto' ? rest : { ...rest, output: v as NonNullable<Profile['output']> };
+    },
+  },
+  prompt: {
+    read: (p: Profile) => p.prompt ?? 'enabled',
+    write: (p: Profile, v: string): Profile => {
+      if (v !== 'enabled' && v !== 'disabled') throw usageError(`prompt must be one of: enabled, disabled, not "${v}"`);
+      return { ...p, prompt: v };
     },
   },
 } as const;
@@ -53,6 +71,8 @@ function settingsOf(profile: Profile): Record<string, string | boolean | null> {
   return {
     'base-url': profile.baseUrl,
     'api-version': profile.apiVersion,
+    output: SETTABLE.output.read(profile),
+    prompt: SETTABLE.prompt.read(profile),
     ...Object.fromEntries(Object.entries(READ_ONLY).map(([k, read]) => [k, read(profile)])),
   };
 }

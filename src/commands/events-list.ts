@@ -4,6 +4,7 @@ import { sessionVersion } from '../client/version.js';
 import type { GlobalOptions, Session, WireQuery } from '../client/types.js';
 import { EventStatus, dateParam } from '../contract/index.js';
 import { eventView } from '../output/columns.js';
+import { withOutputDefault } from '../config/defaults.js';
 import { createOutput, type Output } from '../output/output.js';
 import { printList, type Paging } from '../output/paged-list.js';
 import { optionalValue, pageQuery, pagingOptions, withSession, type PagingOptions } from './options.js';
@@ -51,6 +52,6 @@ export async function eventsList(req: EventsListRequest, session: Session, outpu
 
 export async function runEventsList(chamberId: string, opts: EventsListOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
   const req = parseEventsList(chamberId, opts, globals);
-  const output = await createOutput(globals, ctx);
+  const output = await createOutput(withOutputDefault(globals, ctx), ctx);
   await withSession(globals, ctx, (session) => eventsList(req, session, output));
 }

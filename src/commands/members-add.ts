@@ -60,7 +60,7 @@ export async function membersAdd(req: MembersAddRequest, session: Session, outpu
 const REQUIRED = { name: '--name <name>', email: '--email <email>', membershipType: '--membership-type <type>' };
 
 export async function runMembersAdd(chamberId: string, opts: MembersAddOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
-  const missing = checkMissing(opts, REQUIRED, ctx);
+  const missing = checkMissing(opts, REQUIRED, ctx, globals);
   let filled = opts;
   if (missing.length) {
     if (!chamberId.trim()) throw usageError('CHAMBER_ID must not be empty');

@@ -4,6 +4,7 @@ import { sessionVersion } from '../client/version.js';
 import type { GlobalOptions, Session, WireQuery } from '../client/types.js';
 import { MEMBER_SORT_FIELDS, MemberStatus, sortParam } from '../contract/index.js';
 import { memberView } from '../output/columns.js';
+import { withOutputDefault } from '../config/defaults.js';
 import { createOutput, type Output } from '../output/output.js';
 import { printList, type Paging } from '../output/paged-list.js';
 import { optionalValue, pageQuery, pagingOptions, withSession, type PagingOptions } from './options.js';
@@ -60,6 +61,6 @@ export async function runMembersList(
   ctx: CliContext,
 ): Promise<void> {
   const req = parseMembersList(chamberId, opts, globals);
-  const output = await createOutput(globals, ctx);
+  const output = await createOutput(withOutputDefault(globals, ctx), ctx);
   await withSession(globals, ctx, (session) => membersList(req, session, output));
 }

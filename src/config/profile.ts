@@ -20,6 +20,10 @@ export const Profile = z.object({
   apiVersion: z.enum(API_VERSION_SETTINGS).default('auto'),
   /** Set by `chamberctl serve`: the database of the server this profile belongs to. */
   serveDb: z.string().optional(),
+  /** `config set output`: the lists' output when neither --format nor --json is given. */
+  output: z.enum(['table', 'tsv', 'json', 'csv']).optional(),
+  /** `config set prompt disabled`: never ask for a missing option, even on a terminal. */
+  prompt: z.enum(['enabled', 'disabled']).optional(),
   tokens: z
     .object({ v1: CachedToken.optional(), v2: CachedToken.optional() })
     .default({}),

@@ -23,9 +23,19 @@ const configFile = () => readFile(join(cli.dir, 'config.json'), 'utf8');
 describe('chamberctl config', () => {
   it('list shows the settings, never the secret', async () => {
     const list = await cli.json(['config', 'list']);
-    expect(list).toEqual({ profile: 'default', 'base-url': server.baseUrl, 'api-version': 'auto', 'client-id': server.clientId, 'logged-in': true });
+    expect(list).toEqual({
+      profile: 'default',
+      'base-url': server.baseUrl,
+      'api-version': 'auto',
+      output: 'auto',
+      prompt: 'enabled',
+      'client-id': server.clientId,
+      'logged-in': true,
+    });
     const plain = await cli.run(['config', 'list']);
-    expect(plain.stdout).toBe(`base-url\t${server.baseUrl}\napi-version\tauto\nclient-id\t${server.clientId}\nlogged-in\ttrue\n`);
+    expect(plain.stdout).toBe(
+      `base-url\t${server.baseUrl}\napi-version\tauto\noutput\tauto\nprompt\tenabled\nclient-id\t${server.clientId}\nlogged-in\ttrue\n`,
+    );
     expect(plain.stdout + plain.stderr).not.toContain(server.clientSecret);
     expect((await cli.run(['config', 'get', 'base-url'])).stdout).toBe(`${server.baseUrl}\n`);
   });
@@ -55,8 +65,22 @@ describe('chamberctl config', () => {
     expect((await cli.run(['chambers', 'list'])).exitCode).toBe(0); // logs in again by itself
   });
 
+  it("set output makes it the lists' default output, which --format and --json still override", async () => {
+    expect((await cli.run(['config', 'set', 'output', 'csv'])).exitCode).toBe(0);
+    const csv = await cli.run(['chambers', 'list', '--per-page', '2']);
+    expect(csv.stdout.split('\r\n')[0]).toBe('id,name,type,hq_id,status,street,postal_code,city,country,created_at');
+    expect(JSON.parse((await cli.run(['chambers', 'list', '--per-page', '2', '--json'])).stdout)).toHaveLength(2);
+    expect((await cli.run(['chambers', 'list', '--per-page', '2', '--format', 'tsv'])).stdout.split('\n')[0]).toMatch(/^ch_\S+\t/);
+    expect((await cli.run(['config', 'set', 'output', 'auto'])).exitCode).toBe(0);
+    expect((await cli.run(['chambers', 'list', '--per-page', '2'])).stdout).toMatch(/^ch_\S+\t/); // piped: TSV again
+    expect((await cli.run(['config', 'set', 'prompt', 'disabled'])).exitCode).toBe(0);
+    expect((await cli.run(['config', 'get', 'prompt'])).stdout).toBe('disabled\n');
+    await cli.run(['config', 'set', 'prompt', 'enabled']);
+  });
+
   it.each([
-    [['config', 'get', 'colour'], /unknown setting "colour"; settings: base-url, api-version, client-id, logged-in/],
+    [['config', 'get', 'colour'], /unknown setting "colour"; settings: base-url, api-version, output, prompt, client-id, logged-in/],
+    [['config', 'set', 'output', 'yaml'], /output must be one of: auto, table, tsv, json, csv/],
     [['config', 'set', 'api-version', 'v3'], /api-version must be one of: auto, v1, v2/],
     [['config', 'set', 'base-url', 'ftp://x'], /base-url must be an http/],
     [['config', 'set', 'client-id', 'x'], /client-id is set by `chamberctl login`/],

@@ -58,6 +58,17 @@ describe('prompts for missing options', () => {
     expect(chamber.hq_id).toMatch(/^ch_/);
   });
 
+  it('on a terminal too, `config set prompt disabled` turns the prompts off', async () => {
+    expect((await runCli(['config', 'set', 'prompt', 'disabled'], { configDir: cfg })).exitCode).toBe(0);
+    try {
+      const r = await runOnPty(['members', 'add', 'ch_ms2fLiZry7iy3IuE', '--name', 'X'], { configDir: cfg, steps: [] });
+      expect(r.exitCode).toBe(2);
+      expect(r.output).toContain("error: required option '--email <email>' not specified");
+    } finally {
+      await runCli(['config', 'set', 'prompt', 'enabled'], { configDir: cfg });
+    }
+  });
+
   it('without a terminal a missing option is the usage error, at once', async () => {
     const r = await runCli(['members', 'add', 'ch_ms2fLiZry7iy3IuE', '--name', 'X'], { configDir: cfg });
     expect(r.exitCode).toBe(2);

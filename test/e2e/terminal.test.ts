@@ -1,0 +1,50 @@
+// What a person sees in an 80-column terminal (a pseudo-terminal here): tables that keep
+// names and e-mail addresses, and JSON highlighted.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
+import { runOnPty } from '../helpers/pty.js';
+import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
+
+const CLIENT = { id: 'tty-client', secret: 'TtySecret0123456789' };
+const FLAGSHIP = 'ch_ms2fLiZry7iy3IuE';
+let dir: string;
+let cfg: string;
+let server: ServeProcess;
+
+beforeAll(async () => {
+  dir = await makeTempDir('chamberctl-tty-');
+  cfg = `${dir}/cfg`;
+  server = await startServeProcess(['--port', '0', '--db', ':memory:', '--client-id', CLIENT.id, '--client-secret', CLIENT.secret, '--quiet'], {
+    CHAMBERCTL_CONFIG_DIR: `${dir}/cfg-serve`,
+  });
+  expect((await runCli(['login', '--base-url', server.baseUrl, '--client-id', CLIENT.id, '--client-secret-stdin'], { configDir: cfg, input: CLIENT.secret })).exitCode).toBe(0);
+});
+afterAll(async () => {
+  await server?.stop();
+  await removeTempDir(dir);
+});
+
+describe('on an 80-column terminal', () => {
+  it('members list leaves out lower-value columns first, then cuts e-mail addresses in the middle, never names that fit', async () => {
+    const members = JSON.parse((await runCli(['members', 'list', FLAGSHIP, '--per-page', '10', '--json'], { configDir: cfg })).stdout) as { name: string; email: string }[];
+    const r = await runOnPty(['members', 'list', FLAGSHIP, '--per-page', '10'], { configDir: cfg, steps: [], columns: 80 });
+    expect(r.exitCode, r.output).toBe(0);
+    const lines = r.output.split('\n').filter((l) => l.startsWith('mb_') || l.startsWith('ID'));
+    expect(lines[0]).toMatch(/^ID\s+NAME\s+EMAIL\s+STATUS$/);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+    expect(lines).toHaveLength(members.length + 1);
+    members.forEach((m, i) => {
+      const row = lines[i + 1]!;
+      expect(row).toContain(m.name);
+      // the start and the end of the address stay (the domain tells members apart)
+      expect(row).toContain(m.email.slice(0, 10));
+      expect(row).toContain(m.email.slice(-8));
+    });
+  });
+
+  it('chambers get --json is highlighted, and the same JSON', async () => {
+    const r = await runOnPty(['chambers', 'get', FLAGSHIP, '--json'], { configDir: cfg, steps: [], columns: 80 });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.output.slice(r.output.indexOf('{'))).id).toBe(FLAGSHIP);
+  });
+});

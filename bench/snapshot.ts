@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../src/server/start.js';
+import { peakRssMiB } from './lib/peak-rss.js';
 import { exportSnapshotToFile, importSnapshotFile } from '../src/snapshot/files.js';
 import { seedDemo } from '../src/storage/seed/index.js';
 import { Storage } from '../src/storage/sqlite/storage.js';
@@ -38,7 +39,7 @@ if (step === 'export' || step === 'import') {
   const seconds = (performance.now() - started) / 1000;
   await store.close();
   const rows = counts!.chambers + counts!.members + counts!.events;
-  const result: StepResult = { rows, seconds, maxRssMiB: process.resourceUsage().maxRSS / 1024 };
+  const result: StepResult = { rows, seconds, maxRssMiB: peakRssMiB() };
   process.stdout.write(JSON.stringify(result));
 } else {
   const size = process.env.BENCH_SIZE === 'standard' ? 'standard' : 'large';

@@ -21,6 +21,7 @@ import { seedDemo, type SeedSizeName } from '../src/storage/seed/index.js';
 import { SyncCopy } from '../src/storage/sqlite/sync-copy.js';
 import { Storage } from '../src/storage/sqlite/storage.js';
 import { newPullStats, pull } from '../src/sync/pull.js';
+import { peakRssMiB } from './lib/peak-rss.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLIENT = { clientId: 'bench', clientSecret: 'BenchSecret0123456789' };
@@ -57,7 +58,7 @@ async function pullWorker(url: string, db: string, concurrency: number): Promise
   const ms = performance.now() - started;
   copy.close();
   await http.close();
-  return { rows: stats.rows, ms, maxRssMiB: process.resourceUsage().maxRSS / 1024 };
+  return { rows: stats.rows, ms, maxRssMiB: peakRssMiB() };
 }
 
 /** What a script would do: every page of every list, parsed, nothing more. */
@@ -95,7 +96,7 @@ async function loopWorker(url: string, concurrency: number): Promise<WorkerResul
   );
   const ms = performance.now() - started;
   await pool.close();
-  return { rows, ms, maxRssMiB: process.resourceUsage().maxRSS / 1024 };
+  return { rows, ms, maxRssMiB: peakRssMiB() };
 }
 
 // ---------------------------------------------------------------- the bench

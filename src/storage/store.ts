@@ -141,7 +141,7 @@ export interface DirectoryStore {
   getMember(chamberId: string, memberId: string): Promise<JsonText<Member> | undefined>;
   listEvents(chamberId: string, f: EventFilter): Promise<Page<Event>>;
 
-  /** Neither chambers nor clients: a database `serve` has never used, and seeds. */
+  /** Neither chambers nor clients, and no copy made by `sync pull`: a database `serve` has never used, and seeds. */
   isUnused(): Promise<boolean>;
   /**
    * Fills an unused database with the deterministic demo data, all or nothing; undefined

@@ -126,7 +126,7 @@ export class PgStorage implements DirectoryStore {
   }
 
   async isUnused(): Promise<boolean> {
-    const [row] = await this.sql<{ used: boolean }[]>`SELECT EXISTS (SELECT 1 FROM clients) OR EXISTS (SELECT 1 FROM chambers) AS used`;
+    const [row] = await this.sql<{ used: boolean }[]>`SELECT EXISTS (SELECT 1 FROM clients) OR EXISTS (SELECT 1 FROM chambers) OR EXISTS (SELECT 1 FROM sync_state) AS used`;
     return !row!.used;
   }
 

@@ -118,11 +118,20 @@ export class Storage {
   }
 
   /**
-   * A database that has neither chambers nor clients has never been served: `serve` seeds
-   * it. (A seed that died half-way rolled back, so it counts as new again.)
+   * A database that has neither chambers nor clients, and is no copy made by `sync pull`, has
+   * never been served: `serve` seeds it. (A seed that died half-way rolled back, so it
+   * counts as new again.)
    */
   isUnused(): boolean {
-    return this.stmt('SELECT (SELECT count(*) FROM clients) + (SELECT count(*) FROM (SELECT 1 FROM chambers LIMIT 1)) AS n').pluck().get() === 0;
+    // a copy made by `sync pull` is used even when the directory it copied is empty
+    return (
+      this.stmt(
+        `SELECT (SELECT count(*) FROM clients) + (SELECT count(*) FROM (SELECT 1 FROM chambers LIMIT 1))
+           + (SELECT count(*) FROM sync_state) AS n`,
+      )
+        .pluck()
+        .get() === 0
+    );
   }
 
   clientCount(): number {

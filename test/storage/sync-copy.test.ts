@@ -1,0 +1,104 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Chamber, Member } from '../../src/contract/index.js';
+import { SyncCopy } from '../../src/storage/sqlite/sync-copy.js';
+import { Storage } from '../../src/storage/sqlite/storage.js';
+
+// The SQLite side of offline work, statement by statement (the end-to-end tests run it
+// through real servers: test/e2e/sync*.test.ts).
+let storage: Storage;
+let copy: SyncCopy;
+beforeEach(() => {
+  storage = new Storage(':memory:');
+  copy = new SyncCopy(storage);
+});
+afterEach(() => copy.close());
+
+const chamber = (id: string, extra: Record<string, unknown> = {}): Chamber =>
+  ({ id, name: `Chamber ${id}`, type: 'hq', hq_id: null, status: 'active', address: { street: 's', city: 'c', postal_code: null, country: 'BE' }, created_at: '2025-01-01T00:00:00.000Z', ...extra }) as Chamber;
+const member = (id: string, chamberId: string, email: string): Member => ({
+  id,
+  chamber_id: chamberId,
+  name: `M ${id}`,
+  email,
+  phone: null,
+  membership_type: 'standard',
+  status: 'active',
+  joined_at: '2025-01-02T00:00:00.000Z',
+});
+const read = (sql: string, ...args: unknown[]) => storage.db.prepare(sql).all(...args);
+
+describe('SyncCopy', () => {
+  it('a copy is never "unused": serve does not seed demo data into the copy of an empty directory', () => {
+    expect(storage.isUnused()).toBe(true);
+    copy.startRun({ profile: 'p', base_url: 'http://remote' });
+    expect(storage.isUnused()).toBe(false);
+  });
+
+  it('keeps a record as its source sent it only when the columns would not give it back', () => {
+    const run = copy.startRun({ profile: 'p', base_url: 'http://remote' });
+    copy.upsertChambers([chamber('a'), chamber('b', { tags: ['x'] })], run);
+    copy.flush();
+    expect(read('SELECT id, raw FROM chambers ORDER BY id')).toEqual([
+      { id: 'a', raw: null },
+      { id: 'b', raw: JSON.stringify(chamber('b', { tags: ['x'] })) },
+    ]);
+    expect(JSON.parse(storage.getChamber('b')!)).toEqual(chamber('b', { tags: ['x'] }));
+  });
+
+  it('writes nothing before a flush, and a chamber is marked finished only with its rows', () => {
+    const run = copy.startRun({ profile: 'p', base_url: 'http://remote' });
+    copy.upsertChambers([chamber('a')], run);
+    copy.upsertMembers([member('m1', 'a', 'x@example.org')], run);
+    copy.finishChamber('a', run, true);
+    expect(read('SELECT * FROM sync_done')).toEqual([]);
+    expect(read('SELECT id FROM members')).toEqual([]);
+    copy.flush();
+    expect(read('SELECT chamber_id FROM sync_done')).toEqual([{ chamber_id: 'a' }]);
+    expect(read('SELECT id FROM members')).toEqual([{ id: 'm1' }]);
+  });
+
+  it("an address that moved to another member replaces the stale holder; a pending local member's is held back", () => {
+    let run = copy.startRun({ profile: 'p', base_url: 'http://remote' });
+    copy.upsertChambers([chamber('a')], run);
+    copy.upsertMembers([member('m1', 'a', 'x@example.org')], run);
+    copy.finishRun(run, '2025-01-03T00:00:00.000Z', true);
+    // the remote now gives x@ to m2 (m1 changed its address)
+    run = copy.startRun({ profile: 'p', base_url: 'http://remote' });
+    copy.upsertMembers([member('m2', 'a', 'X@example.org')], run);
+    copy.flush();
+    expect(read('SELECT id FROM members ORDER BY id')).toEqual([{ id: 'm2' }]);
+    // a local change with the address of a remote member: the remote one waits for push
+    storage.addMember('a', { name: 'Local', email: 'local@example.org', phone: null, membership_type: 'standard' }, new Date());
+    copy.upsertMembers([member('m3', 'a', 'LOCAL@example.org')], run);
+    copy.flush();
+    expect(copy.heldBack).toBe(1);
+    expect(read("SELECT count(*) AS n FROM members WHERE email_key = 'local@example.org'")).toEqual([{ n: 1 }]);
+  });
+
+  it('a finished pull removes what the remote no longer has, but not what pending changes need', () => {
+    let run = copy.startRun({ profile: 'p', base_url: 'http://remote' });
+    copy.upsertChambers([chamber('gone'), chamber('needed'), chamber('kept')], run);
+    copy.finishRun(run, '2025-01-03T00:00:00.000Z', true);
+    storage.addMember('needed', { name: 'Local', email: 'l@example.org', phone: null, membership_type: 'standard' }, new Date());
+    run = copy.startRun({ profile: 'p', base_url: 'http://remote' });
+    copy.upsertChambers([chamber('kept')], run);
+    expect(copy.finishRun(run, '2025-01-04T00:00:00.000Z', true)).toEqual(['needed']);
+    expect(read('SELECT id FROM chambers ORDER BY id')).toEqual([{ id: 'kept' }, { id: 'needed' }]);
+    expect(copy.state()).toMatchObject({ pulledAt: '2025-01-04T00:00:00.000Z', lastRun: run });
+  });
+
+  it('records what serve creates in a copy, and discards a change with the record it made, dependents first', () => {
+    const run = copy.startRun({ profile: 'p', base_url: 'http://remote' });
+    copy.finishRun(run, '2025-01-03T00:00:00.000Z', true);
+    const hq = storage.createChamber({ name: 'Local HQ', type: 'hq', hq_id: null, address: { street: 's', city: 'c', postal_code: null, country: 'BE' } }, new Date());
+    const m = storage.addMember(hq.id, { name: 'A', email: 'a@example.org', phone: null, membership_type: 'standard' }, new Date());
+    expect(m).not.toBe('duplicate');
+    const [c1, c2] = copy.changes();
+    expect([c1!.kind, c2!.kind]).toEqual(['chamber', 'member']);
+    expect(copy.discard(c1!.id)).toEqual({ dependents: [c2!.id] });
+    expect(copy.discard(c2!.id)).toBe('discarded');
+    expect(copy.discard(c1!.id)).toBe('discarded');
+    expect(copy.discard(c1!.id)).toBe('missing');
+    expect(read('SELECT count(*) AS n FROM chambers')).toEqual([{ n: 0 }]);
+  });
+});

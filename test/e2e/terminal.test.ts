@@ -47,4 +47,11 @@ describe('on an 80-column terminal', () => {
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.output.slice(r.output.indexOf('{'))).id).toBe(FLAGSHIP);
   });
+
+  it('sync pull shows its progress on the terminal (chambers done of total, rows/s), then the result', async () => {
+    const r = await runOnPty(['sync', 'pull', '--db', `${dir}/copy.db`, '--concurrency', '1'], { configDir: cfg, steps: [], columns: 80, timeoutMs: 60_000 });
+    expect(r.exitCode, r.output).toBe(0);
+    expect(r.output).toMatch(/chambers [\d,]+ of [\d,?]+ · [\d,]+ rows · [\d,]+ rows\/s/);
+    expect(r.output).toMatch(/Pulled http:\/\/127\.0\.0\.1:\d+ \(profile "default"\) into .*copy\.db in [\d.]+ s: 200 chambers, [\d,]+ members, [\d,]+ events/);
+  });
 });

@@ -6,7 +6,7 @@ import type { GlobalOptions } from '../client/types.js';
 import { tuneGcForImport } from '../import/gc-tuning.js';
 import { duration, Progress } from '../import/progress.js';
 import { createOutput } from '../output/output.js';
-import type { SyncCopy } from '../storage/sqlite/sync-copy.js';
+import type { CopyStore } from '../storage/copy-store.js';
 import { openCopy } from '../sync/open-copy.js';
 import { newPullStats, pull } from '../sync/pull.js';
 import { push } from '../sync/push.js';
@@ -14,12 +14,12 @@ import type { SyncOptions } from './sync.register.js';
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-async function withCopy<T>(opts: SyncOptions, ctx: CliContext, work: (copy: SyncCopy) => Promise<T>): Promise<T> {
-  const copy = openCopy(opts.db, ctx);
+async function withCopy<T>(opts: SyncOptions, ctx: CliContext, work: (copy: CopyStore) => Promise<T>): Promise<T> {
+  const copy = await openCopy(opts.db, ctx);
   try {
     return await work(copy);
   } finally {
-    copy.close();
+    await copy.close();
   }
 }
 
@@ -34,16 +34,16 @@ export async function runSyncPull(opts: SyncOptions, globals: GlobalOptions, ctx
   const p = openProfileForCalls({ ...globals, ...(opts.from ? { profile: opts.from } : {}) }, ctx);
   try {
     await withCopy(opts, ctx, async (copy) => {
-      const state = copy.state();
-      if (copy.holdsOtherData()) {
+      const state = await copy.state();
+      if (await copy.holdsOtherData()) {
         throw new CliError(
-          `${copy.storage.db.name} holds chambers that no \`sync pull\` made (the demo data of \`serve\`?); pull into another database with --db PATH`,
+          `${copy.location} holds chambers that no \`sync pull\` made (the demo data of \`serve\`?); pull into another database with --db PATH`,
           ExitCode.FAILURE,
         );
       }
       if (state.source && state.source.base_url !== p.baseUrl) {
         throw new CliError(
-          `${copy.storage.db.name} is a copy of ${state.source.base_url} (profile "${state.source.profile}"), not of ${p.baseUrl}; pull from that profile, or into another database with --db PATH`,
+          `${copy.location} is a copy of ${state.source.base_url} (profile "${state.source.profile}"), not of ${p.baseUrl}; pull from that profile, or into another database with --db PATH`,
           ExitCode.FAILURE,
         );
       }
@@ -80,7 +80,7 @@ export async function runSyncPull(opts: SyncOptions, globals: GlobalOptions, ctx
       } else {
         const secs = ((Date.now() - started) / 1000).toFixed(1);
         await output.stdout.write(
-          `Pulled ${p.baseUrl} (profile "${p.name}") into ${copy.storage.db.name} in ${secs} s: ` +
+          `Pulled ${p.baseUrl} (profile "${p.name}") into ${copy.location} in ${secs} s: ` +
             `${count(chambers)} chambers, ${count(members)} members, ${count(events)} events\n`,
         );
       }
@@ -103,8 +103,8 @@ export function pullProgressText(s: { chambersSeen: number; chambersDone: number
 export async function runSyncStatus(opts: SyncOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
   const output = await createOutput(globals, ctx);
   await withCopy(opts, ctx, async (copy) => {
-    const state = copy.state();
-    const pending = copy.changes().map((c) => ({
+    const state = await copy.state();
+    const pending = (await copy.changes()).map((c) => ({
       id: c.id,
       kind: c.kind,
       state: c.state,
@@ -114,11 +114,11 @@ export async function runSyncStatus(opts: SyncOptions, globals: GlobalOptions, c
       created_at: c.created_at,
     }));
     const status = {
-      database: copy.storage.db.name,
+      database: copy.location,
       source: state.source ?? null,
       pulled_at: state.pulledAt ?? null,
       pull_in_progress: state.run !== undefined,
-      counts: copy.counts(),
+      counts: await copy.counts(),
       pending,
     };
     if (globals.json) return void (await output.stdout.write(`${JSON.stringify(status)}\n`));
@@ -140,8 +140,8 @@ export async function runSyncStatus(opts: SyncOptions, globals: GlobalOptions, c
 export async function runSyncPush(opts: SyncOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
   const output = await createOutput(globals, ctx);
   await withCopy(opts, ctx, async (copy) => {
-    const source = copy.state().source;
-    if (!source && !opts.to) throw new CliError(`${copy.storage.db.name} is not a copy made by \`sync pull\`: there is nothing to push`, ExitCode.FAILURE);
+    const source = (await copy.state()).source;
+    if (!source && !opts.to) throw new CliError(`${copy.location} is not a copy made by \`sync pull\`: there is nothing to push`, ExitCode.FAILURE);
     const profile = opts.to ?? globals.profile ?? source!.profile;
     const p = openProfileForCalls({ ...globals, profile }, ctx);
     try {
@@ -180,8 +180,8 @@ export async function runSyncPush(opts: SyncOptions, globals: GlobalOptions, ctx
 export async function runSyncDiscard(changeId: string, opts: SyncOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
   const output = await createOutput(globals, ctx);
   await withCopy(opts, ctx, async (copy) => {
-    const change = copy.change(changeId);
-    const r = copy.discard(changeId);
+    const change = await copy.change(changeId);
+    const r = await copy.discard(changeId);
     if (r === 'missing') throw new CliError(`there is no pending change ${JSON.stringify(changeId)} (see \`chamberctl sync status\`)`, ExitCode.NOT_FOUND);
     if (r !== 'discarded') {
       throw new CliError(`change ${changeId} made a chamber that pending changes ${r.dependents.join(', ')} refer to; discard those first`, ExitCode.FAILURE);

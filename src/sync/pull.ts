@@ -1,7 +1,8 @@
 import { CliError, ExitCode } from '../cli/exit-codes.js';
 import type { ApiVersion, ListPage } from '../contract/index.js';
 import type { DirectoryApi } from '../client/types.js';
-import type { CopyCounts, SyncCopy, SyncSource } from '../storage/sqlite/sync-copy.js';
+import type { Chamber } from '../contract/index.js';
+import type { CopyCounts, CopyStore, SyncSource } from '../storage/copy-store.js';
 
 // `sync pull`: the whole directory behind a profile into a local copy, under the remote's
 // ids, as the remote sent each record. Streaming (a page at a time, chambers read back from
@@ -14,7 +15,7 @@ const CHUNK = 500;
 
 export interface PullOptions {
   api: Pick<DirectoryApi, 'listChambers' | 'listMembers' | 'listEvents'>;
-  copy: SyncCopy;
+  copy: CopyStore;
   source: SyncSource;
   /** The version to read with; events need v2. */
   version: ApiVersion;
@@ -45,10 +46,10 @@ export interface PullResult extends CopyCounts {
 export const newPullStats = (): PullStats => ({ chambersSeen: 0, chambersDone: 0, rows: 0 });
 
 /** Every page of a list, each handed to `take` before the next is asked for. */
-async function eachPage<T>(fetchPage: (query: Record<string, string>) => Promise<ListPage<T>>, take: (items: T[]) => void): Promise<void> {
+async function eachPage<T>(fetchPage: (query: Record<string, string>) => Promise<ListPage<T>>, take: (items: T[]) => unknown): Promise<void> {
   for (let page = 1; ; page++) {
     const { data, meta } = await fetchPage({ page: String(page), per_page: String(PER_PAGE) });
-    if (data.length) take(data);
+    if (data.length) await take(data);
     // meta.per_page: a server may give fewer per page than asked
     if (data.length === 0 || page * Math.max(1, meta.per_page) >= meta.total) return;
   }
@@ -60,32 +61,49 @@ export async function pull(o: PullOptions): Promise<PullResult> {
   const { api, copy } = o;
   const stats = o.stats ?? newPullStats();
   let version = o.version;
-  const run = copy.startRun(o.source);
+  const run = await copy.startRun(o.source);
 
   // 1. The chambers, every page (again on a resumed run: the list is a small part of the work).
-  const takeChambers = (items: Parameters<SyncCopy['upsertChambers']>[0]) => {
-    copy.upsertChambers(items, run);
+  const takeChambers = async (items: Chamber[]) => {
+    await copy.upsertChambers(items, run);
     stats.rows += items.length;
   };
+  const listChambers = async () => {
+    await copy.beginChamberList();
+    try {
+      await eachPage((q) => api.listChambers(version, q), takeChambers);
+    } catch (err) {
+      await copy.endChamberList(false);
+      throw err;
+    }
+    await copy.endChamberList(true);
+  };
   try {
-    await eachPage((q) => api.listChambers(version, q), takeChambers);
+    await listChambers();
   } catch (err) {
     if (version !== 'v2' || !isNotFound(err)) throw err;
     // a remote that serves v1 only: chambers and members, no events
     version = 'v1';
-    await eachPage((q) => api.listChambers(version, q), takeChambers);
+    await listChambers();
   }
   const eventsCopied = version === 'v2';
   if (!eventsCopied) o.warn('warning: the remote is read through v1, which has no events: events are not copied');
-  ({ seen: stats.chambersSeen, done: stats.chambersDone } = copy.runProgress(run));
+  ({ seen: stats.chambersSeen, done: stats.chambersDone } = await copy.runProgress(run));
 
   // 2. Each chamber's members and events, `concurrency` chambers at a time.
   let cursor = '';
   let chunk: string[] = [];
-  const nextChamber = (): string | undefined => {
-    if (!chunk.length) {
-      chunk = copy.chambersToVisit(run, cursor, CHUNK);
-      if (chunk.length) cursor = chunk[chunk.length - 1]!;
+  let exhausted = false;
+  let reading: Promise<void> | undefined;
+  const nextChamber = async (): Promise<string | undefined> => {
+    while (!chunk.length && !exhausted) {
+      // one read of the next chunk at a time, shared by the workers that wait for it
+      reading ??= (async () => {
+        const got = await copy.chambersToVisit(run, cursor, CHUNK);
+        if (got.length) (chunk = got), (cursor = got[got.length - 1]!);
+        else exhausted = true;
+      })().finally(() => (reading = undefined));
+      await reading;
     }
     return chunk.shift();
   };
@@ -93,32 +111,32 @@ export async function pull(o: PullOptions): Promise<PullResult> {
     try {
       await eachPage(
         (q) => api.listMembers(version, id, q),
-        (items) => {
-          copy.upsertMembers(items, run);
+        async (items) => {
+          await copy.upsertMembers(items, run);
           stats.rows += items.length;
         },
       );
       if (eventsCopied) {
         await eachPage(
           (q) => api.listEvents(id, q),
-          (items) => {
-            copy.upsertEvents(items, run);
+          async (items) => {
+            await copy.upsertEvents(items, run);
             stats.rows += items.length;
           },
         );
       }
-      copy.finishChamber(id, run, eventsCopied);
+      await copy.finishChamber(id, run, eventsCopied);
     } catch (err) {
       if (!isNotFound(err)) throw err;
       // gone since the list was read
-      if (!copy.removeUnlessReferenced(id)) o.warn(`warning: chamber ${id} is gone at the remote but kept: pending local changes refer to it`);
-      copy.finishChamber(id, run, eventsCopied);
+      if (!(await copy.removeUnlessReferenced(id))) o.warn(`warning: chamber ${id} is gone at the remote but kept: pending local changes refer to it`);
+      await copy.finishChamber(id, run, eventsCopied);
     }
     stats.chambersDone++;
   };
   let failed: unknown;
   const worker = async () => {
-    for (let id = nextChamber(); id !== undefined && failed === undefined; id = nextChamber()) {
+    for (let id = await nextChamber(); id !== undefined && failed === undefined; id = await nextChamber()) {
       try {
         await visit(id);
       } catch (err) {
@@ -127,11 +145,11 @@ export async function pull(o: PullOptions): Promise<PullResult> {
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
-  copy.flush(); // what was read before a failure is kept: the next run need not read it again
+  await copy.flush(); // what was read before a failure is kept: the next run need not read it again
   if (failed !== undefined) throw failed;
 
   // 3. What the remote no longer has goes, except what local changes need.
-  const kept = copy.finishRun(run, o.now().toISOString(), eventsCopied);
+  const kept = await copy.finishRun(run, o.now().toISOString(), eventsCopied);
   for (const id of kept) o.warn(`warning: chamber ${id} is gone at the remote but kept: pending local changes refer to it`);
-  return { ...copy.counts(), kept, eventsCopied, heldBack: copy.heldBack };
+  return { ...(await copy.counts()), kept, eventsCopied, heldBack: copy.heldBack };
 }

@@ -6,7 +6,7 @@ import { pathSegment } from '../client/path.js';
 import type { TokenProvider } from '../client/tokens.js';
 import type { DirectoryApi } from '../client/types.js';
 import { emailKey } from '../storage/store.js';
-import type { LocalChange, SyncCopy } from '../storage/sqlite/sync-copy.js';
+import type { CopyStore, LocalChange } from '../storage/copy-store.js';
 
 // `sync push`: the chambers and members created in a copy, sent to the remote in the order
 // they were made, each at most once there:
@@ -28,7 +28,7 @@ export interface PushOptions {
   tokens: Pick<TokenProvider, 'authorized'>;
   api: Pick<DirectoryApi, 'listChambers' | 'listMembers'>;
   baseUrl: string;
-  copy: SyncCopy;
+  copy: CopyStore;
   dryRun: boolean;
   now: () => Date;
   /** One line per change, for the person; `problem` for a change that did not go (held, rejected). */
@@ -66,13 +66,13 @@ export async function push(o: PushOptions): Promise<PushResult> {
   let posts = 0;
   const wouldExist = new Set<string>(); // --dry-run: local chambers that would be pushed before
 
-  for (const { id } of copy.changes()) {
+  for (const { id } of await copy.changes()) {
     // read again: an earlier change pushed in this run may have moved this one's references
-    const change = copy.change(id);
+    const change = await copy.change(id);
     if (!change) continue;
     const body = JSON.parse(change.body) as Record<string, unknown>;
     const dependsOn = change.kind === 'member' ? change.chamber_id : (body.hq_id as string | null | undefined);
-    const blocker = dependsOn ? copy.changeFor(dependsOn) : undefined;
+    const blocker = dependsOn ? await copy.changeFor(dependsOn) : undefined;
     if (blocker && !wouldExist.has(blocker.record_id)) {
       result.held++;
       o.report(`held     ${change.kind} ${change.record_id} (${change.id}): waits for chamber ${dependsOn} (${blocker.id}), not pushed`, true);
@@ -91,7 +91,7 @@ export async function push(o: PushOptions): Promise<PushResult> {
         ? await pushChamber(o, change, body as ChamberCreate, path, () => ++posts)
         : await pushMember(o, change, body as MemberCreate, path, () => ++posts);
     if (outcome.kind === 'rejected') {
-      copy.markRejected(change.id, outcome.error);
+      await copy.markRejected(change.id, outcome.error);
       result.rejected++;
       o.report(`rejected ${change.kind} ${change.record_id} (${change.id}): ${outcome.error}`, true);
     } else {
@@ -128,18 +128,18 @@ const rejectionText = (error: CliError) => [error.message, ...error.details].joi
  * A 2xx for a change: the record the remote made (as it sent it, fields and all) goes into
  * the copy. An answer replayed for the change's key was made by an earlier attempt.
  */
-function created<T extends { id: string }>(
+async function created<T extends { id: string }>(
   o: PushOptions,
   res: HttpResponse,
   path: string,
   schema: { safeParse: (v: unknown) => { success: boolean } },
-  settle: (record: T) => void,
-): Outcome {
+  settle: (record: T) => unknown,
+): Promise<Outcome> {
   if (!schema.safeParse(res.json).success) {
     throw new CliError(`unexpected answer from POST ${o.baseUrl}${path}: not the record it created`, ExitCode.FAILURE);
   }
   const record = res.json as T;
-  settle(record);
+  await settle(record);
   return { kind: res.headers['idempotent-replayed'] === 'true' ? 'skipped' : 'pushed', remoteId: record.id };
 }
 
@@ -150,13 +150,13 @@ async function pushChamber(o: PushOptions, change: LocalChange, body: ChamberCre
     if (change.attempted_at && change.remote_before !== null) {
       const found = await findChamber(o, body, change.remote_before);
       if (found) {
-        o.copy.settleChamber(change, found);
+        await o.copy.settleChamber(change, found);
         return { kind: 'skipped', remoteId: found.id };
       }
     }
     change.remote_before ??= await chambersOfType(o, body.type);
     change.attempted_at = o.now().toISOString();
-    o.copy.markAttempted(change.id, change.attempted_at, change.remote_before);
+    await o.copy.markAttempted(change.id, change.attempted_at, change.remote_before);
     let res: HttpResponse;
     try {
       // not repeated blindly: a lost answer is followed by the look-up above
@@ -175,7 +175,7 @@ async function pushChamber(o: PushOptions, change: LocalChange, body: ChamberCre
 
 async function pushMember(o: PushOptions, change: LocalChange, body: MemberCreate, path: string, count: () => number): Promise<Outcome> {
   change.attempted_at = o.now().toISOString();
-  o.copy.markAttempted(change.id, change.attempted_at);
+  await o.copy.markAttempted(change.id, change.attempted_at);
   // Safe to repeat: a repeat is recognised by its key, or refused with 409 for its address.
   const res = await post(o, change, path, body, true);
   answered(o, count);
@@ -186,7 +186,7 @@ async function pushMember(o: PushOptions, change: LocalChange, body: MemberCreat
     // lost, or one added at the remote meanwhile. Either way it is there: take its record.
     const found = await findMember(o, change.chamber_id!, body.email);
     if (found) {
-      o.copy.settleMember(change, found);
+      await o.copy.settleMember(change, found);
       return { kind: 'skipped', remoteId: found.id };
     }
   }

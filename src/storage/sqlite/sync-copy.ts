@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Chamber, Event, Member } from '../../contract/index.js';
+import type { CopyCounts, CopyStore, LocalChange, SyncSource, SyncState } from '../copy-store.js';
 import { chamberOf, eventOf, memberOf, rawUnlessCanonical } from '../rows.js';
 import { emailKey } from '../store.js';
 import type { Storage } from './storage.js';
@@ -13,57 +14,25 @@ import type { Storage } from './storage.js';
 // references are kept by the statements here instead (children are moved or removed with
 // their chamber).
 
-export interface SyncSource {
-  profile: string;
-  base_url: string;
-}
-
-export interface SyncState {
-  source?: SyncSource;
-  /** When the last complete pull ended (ISO 8601). */
-  pulledAt?: string;
-  /** The pull under way (an interrupted one continues with it). */
-  run?: number;
-  lastRun: number;
-  /** Whether the last pull copied events (a v1-only remote has none to give). */
-  events?: boolean;
-}
-
-export interface LocalChange {
-  seq: number;
-  id: string;
-  kind: 'chamber' | 'member';
-  record_id: string;
-  chamber_id: string | null;
-  /** What push sends, as JSON text. */
-  body: string;
-  idempotency_key: string;
-  created_at: string;
-  state: 'pending' | 'rejected';
-  error: string | null;
-  /** Set before each send: a change with it may have reached the remote already. */
-  attempted_at: string | null;
-  /** A chamber: how many chambers of its type the remote listed before the first send. */
-  remote_before: number | null;
-}
-
 /** A pull's queued writes are committed together past this many rows, or this long after the first. */
 const FLUSH_ROWS = 5000;
 const FLUSH_MS = 250;
 
-export interface CopyCounts {
-  chambers: number;
-  members: number;
-  events: number;
-}
-
-export class SyncCopy {
+export class SyncCopy implements CopyStore {
   readonly db: Database.Database;
 
   constructor(readonly storage: Storage) {
     this.db = storage.db;
     this.db.pragma('foreign_keys = OFF');
   }
+
+  get location(): string {
+    return this.db.name;
+  }
+
+  // Foreign keys are off on this connection: pages may name an HQ that comes later.
+  beginChamberList(): void {}
+  endChamberList(): void {}
 
   /** Commits what is queued, then closes the database. */
   close(): void {

@@ -1,16 +1,23 @@
 import type { CliContext } from '../cli/context.js';
 import { CliError, ExitCode, usageError } from '../cli/exit-codes.js';
 import { defaultDbPath } from '../commands/serve.js';
-import { openStorage, StartError } from '../server/start.js';
-import { isPostgresUrl } from '../storage/postgres/pg-storage.js';
+import { openStorage, openStore, StartError } from '../server/start.js';
+import type { CopyStore } from '../storage/copy-store.js';
+import { isPostgresUrl, type PgStorage } from '../storage/postgres/pg-storage.js';
+import { PgSyncCopy } from '../storage/postgres/sync-copy.js';
 import { SyncCopy } from '../storage/sqlite/sync-copy.js';
 
 /** The local copy named by --db (default: the database `serve` uses), opened for sync. */
-export function openCopy(db: string | undefined, ctx: Pick<CliContext, 'env'>): SyncCopy {
+export async function openCopy(db: string | undefined, ctx: Pick<CliContext, 'env'>): Promise<CopyStore> {
   const path = db ?? defaultDbPath(ctx.env);
-  if (path === ':memory:') throw usageError('--db :memory: would forget the copy at once; name a file');
+  if (path === ':memory:') throw usageError('--db :memory: would forget the copy at once; name a file or a postgres:// URL');
   if (isPostgresUrl(path)) {
-    throw usageError('sync keeps its copy in a SQLite file for now; name a file with --db (a PostgreSQL copy is not supported yet)');
+    try {
+      return new PgSyncCopy((await openStore(path, { poolSize: 4 })) as PgStorage);
+    } catch (err) {
+      if (err instanceof StartError) throw new CliError(err.message, ExitCode.FAILURE);
+      throw err;
+    }
   }
   try {
     // a small cache and memory map: a pull writes far more than it reads again, and mapped

@@ -152,6 +152,8 @@ const MIGRATIONS: string[] = [
   // local changes, and the answers to POSTs with an Idempotency-Key (shared by instances).
   `
   ALTER TABLE chambers ADD COLUMN raw text, ADD COLUMN synced_run bigint;
+  -- a pull's chamber list is one transaction that checks HQ references at its end
+  ALTER TABLE chambers ALTER CONSTRAINT chambers_hq_id_fkey DEFERRABLE INITIALLY IMMEDIATE;
   ALTER TABLE members ADD COLUMN raw text, ADD COLUMN synced_run bigint;
   ALTER TABLE events ADD COLUMN raw text, ADD COLUMN synced_run bigint;
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import postgres, { type Sql } from 'postgres';
 import type {
   Chamber,
@@ -188,18 +189,23 @@ export class PgStorage implements DirectoryStore {
   async createChamber(input: ChamberCreate, now: Date, status: ChamberStatus = 'active', id = newId('ch'), idem?: IdempotentWrite): Promise<Chamber | 'replay'> {
     const row = newChamberRow(input, now, status, id);
     const chamber = toChamber(row);
-    if (!idem) {
-      await this.sql`INSERT INTO chambers ${this.sql(row)}`;
-      return chamber;
-    }
-    // One statement: the key is claimed first, and the chamber exists only if it was. A
-    // concurrent request with the same key (through any instance) waits on the key's row,
-    // then finds it taken and creates nothing.
-    const r = await this.sql`
-      WITH k AS (${claimKey(this.sql, idem, idem.location(id), chamber)})
-      INSERT INTO chambers (id, name, type, hq_id, status, street, city, postal_code, country, created_at)
-      SELECT ${row.id}, ${row.name}, ${row.type}, ${row.hq_id}, ${row.status}, ${row.street}, ${row.city}, ${row.postal_code}, ${row.country}, ${row.created_at} FROM k`;
-    return r.count === 1 ? chamber : 'replay';
+    const sql = this.sql;
+    const values = sql`${row.id}, ${row.name}, ${row.type}, ${row.hq_id}, ${row.status}, ${row.street}, ${row.city}, ${row.postal_code}, ${row.country}, ${row.created_at}`;
+    // One statement. With a key, the key is claimed first and the chamber exists only if it
+    // was: a concurrent request with the same key (through any instance) waits on the key's
+    // row, then finds it taken and creates nothing. In a copy made by `sync pull`, the
+    // chamber is also a pending local change.
+    const [r] = idem
+      ? await sql<{ n: number }[]>`
+          WITH k AS (${claimKey(sql, idem, idem.location(id), chamber)}),
+          c AS (INSERT INTO chambers (${sql.unsafe(CHAMBER_INSERT)}) SELECT ${values} FROM k RETURNING id),
+          l AS (${recordChange(sql, 'chamber', null, input, now, 'c')})
+          SELECT count(*)::int AS n FROM c`
+      : await sql<{ n: number }[]>`
+          WITH c AS (INSERT INTO chambers (${sql.unsafe(CHAMBER_INSERT)}) VALUES (${values}) RETURNING id),
+          l AS (${recordChange(sql, 'chamber', null, input, now, 'c')})
+          SELECT count(*)::int AS n FROM c`;
+    return r!.n === 1 ? chamber : 'replay';
   }
 
   // ------------------------------------------------------------------ members
@@ -215,6 +221,9 @@ export class PgStorage implements DirectoryStore {
   /**
    * Adds a member, or returns 'duplicate' when the chamber already has that e-mail (any
    * case) or, with `idem`, when the key already has an answer (the route then replays it).
+   * One statement: the unique index decides between concurrent adds, whichever instance they
+   * came through; the key's answer is stored only if the member was added; in a copy made
+   * by `sync pull`, the member is also a pending local change.
    */
   async addMember(
     chamberId: string,
@@ -226,23 +235,27 @@ export class PgStorage implements DirectoryStore {
   ): Promise<Member | 'duplicate'> {
     const member = newMember(chamberId, input, now, status, id);
     const row = { ...member, email_key: emailKey(input.email) };
-    if (!idem) {
-      // The unique index decides between concurrent adds, whichever instance they came through.
-      const r = await this.sql`INSERT INTO members ${this.sql(row)} ON CONFLICT (chamber_id, email_key) DO NOTHING`;
-      return r.count === 1 ? member : 'duplicate';
-    }
-    // One statement: the member, unless the key has an answer already, then the key's
-    // answer, only if the member was added (a refused add stores nothing under the key).
-    const r = await this.sql<{ added: number }[]>`
-      WITH m AS (
-        INSERT INTO members (id, chamber_id, name, email, phone, membership_type, status, joined_at, email_key)
-        SELECT ${row.id}, ${row.chamber_id}, ${row.name}, ${row.email}, ${row.phone}, ${row.membership_type}, ${row.status}, ${row.joined_at}, ${row.email_key}
-        WHERE NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE client_id = ${idem.clientId} AND key = ${idem.key} AND created_ms > ${idem.nowMs - IDEMPOTENCY_TTL_MS})
-        ON CONFLICT (chamber_id, email_key) DO NOTHING
-        RETURNING id
-      ), k AS (${claimKey(this.sql, idem, idem.location(id), member, 'm')})
-      SELECT count(*)::int AS added FROM m`;
-    return r[0]!.added === 1 ? member : 'duplicate';
+    const sql = this.sql;
+    const values = sql`${row.id}, ${row.chamber_id}, ${row.name}, ${row.email}, ${row.phone}, ${row.membership_type}, ${row.status}, ${row.joined_at}, ${row.email_key}`;
+    const [r] = idem
+      ? await sql<{ added: number }[]>`
+          WITH m AS (
+            INSERT INTO members (${sql.unsafe(MEMBER_INSERT)})
+            SELECT ${values}
+            WHERE NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE client_id = ${idem.clientId} AND key = ${idem.key} AND created_ms > ${idem.nowMs - IDEMPOTENCY_TTL_MS})
+            ON CONFLICT (chamber_id, email_key) DO NOTHING
+            RETURNING id
+          ), k AS (${claimKey(sql, idem, idem.location(id), member, 'm')}),
+          l AS (${recordChange(sql, 'member', chamberId, input, now, 'm')})
+          SELECT count(*)::int AS added FROM m`
+      : await sql<{ added: number }[]>`
+          WITH m AS (
+            INSERT INTO members (${sql.unsafe(MEMBER_INSERT)}) VALUES (${values})
+            ON CONFLICT (chamber_id, email_key) DO NOTHING
+            RETURNING id
+          ), l AS (${recordChange(sql, 'member', chamberId, input, now, 'm')})
+          SELECT count(*)::int AS added FROM m`;
+    return r!.added === 1 ? member : 'duplicate';
   }
 
   async getMember(chamberId: string, memberId: string): Promise<JsonText<Member> | undefined> {
@@ -327,6 +340,21 @@ function claimKey(sql: Sql, idem: IdempotentWrite, location: string, body: unkno
     ON CONFLICT (client_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
       location = excluded.location, body = excluded.body, created_ms = excluded.created_ms
     WHERE idempotency_keys.created_ms <= ${idem.nowMs - IDEMPOTENCY_TTL_MS}
+    RETURNING 1`;
+}
+
+const CHAMBER_INSERT = 'id, name, type, hq_id, status, street, city, postal_code, country, created_at';
+const MEMBER_INSERT = 'id, chamber_id, name, email, phone, membership_type, status, joined_at, email_key';
+
+/**
+ * The INSERT of a pending local change for the record `from` (a CTE) inserted, when the
+ * database is a copy made by `sync pull` (it has a source), in the statement that inserts it.
+ */
+function recordChange(sql: Sql, kind: 'chamber' | 'member', chamberId: string | null, body: unknown, now: Date, from: 'c' | 'm') {
+  return sql`
+    INSERT INTO local_changes (id, kind, record_id, chamber_id, body, idempotency_key, created_at)
+    SELECT ${newId('chg', now.getTime())}, ${kind}, id, ${chamberId}, ${JSON.stringify(body)}, ${randomUUID()}, ${now.toISOString()}
+    FROM ${sql(from)} WHERE EXISTS (SELECT 1 FROM sync_state WHERE key = 'source')
     RETURNING 1`;
 }
 

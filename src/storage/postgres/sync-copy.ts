@@ -1,8 +1,8 @@
 import type { ReservedSql, Sql } from 'postgres';
 import type { Chamber, Event, Member } from '../../contract/index.js';
 import type { CopyCounts, CopyStore, LocalChange, SyncSource, SyncState } from '../copy-store.js';
-import { chamberOf, eventOf, memberOf, rawUnlessCanonical } from '../rows.js';
-import { emailKey } from '../store.js';
+import { copiedChamberRow, copiedMemberRow } from '../copied-rows.js';
+import { eventOf, rawUnlessCanonical } from '../rows.js';
 import type { PgStorage } from './pg-storage.js';
 
 // Offline work on a PostgreSQL copy: the statements of src/storage/sqlite/sync-copy.ts,
@@ -23,20 +23,8 @@ const MEMBER_SET = `chamber_id = excluded.chamber_id, name = excluded.name, emai
     raw = excluded.raw, synced_run = excluded.synced_run`;
 const CHANGE_COLUMNS = 'seq::float8 AS seq, id, kind, record_id, chamber_id, body, idempotency_key, created_at, state, error, attempted_at, remote_before::float8 AS remote_before';
 
-const chamberRow = (c: Chamber) => ({
-  id: c.id,
-  name: c.name,
-  type: c.type,
-  hq_id: c.hq_id,
-  status: c.status,
-  street: c.address.street,
-  city: c.address.city,
-  postal_code: c.address.postal_code,
-  country: c.address.country,
-  created_at: c.created_at,
-  raw: rawUnlessCanonical(c, chamberOf(c)),
-});
-const memberRow = (m: Member) => ({ ...memberOf(m), email_key: emailKey(m.email), raw: rawUnlessCanonical(m, memberOf(m)) });
+const chamberRow = copiedChamberRow;
+const memberRow = copiedMemberRow;
 
 export class PgSyncCopy implements CopyStore {
   readonly sql: Sql;

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { Chamber, Event, Member } from '../../contract/index.js';
 import type { CopyCounts, CopyStore, LocalChange, SyncSource, SyncState } from '../copy-store.js';
-import { chamberOf, eventOf, memberOf, rawUnlessCanonical } from '../rows.js';
-import { emailKey } from '../store.js';
+import { copiedChamberRow, copiedMemberRow } from '../copied-rows.js';
+import { eventOf, rawUnlessCanonical } from '../rows.js';
 import type { Storage } from './storage.js';
 
 // The SQL of offline work (README, "Working offline") on a SQLite copy: what `sync pull`
@@ -370,24 +370,5 @@ export class SyncCopy implements CopyStore {
   }
 }
 
-function chamberRow(c: Chamber, run: number | null) {
-  const known = chamberOf(c);
-  return {
-    id: c.id,
-    name: c.name,
-    type: c.type,
-    hq_id: c.hq_id,
-    status: c.status,
-    street: c.address.street,
-    city: c.address.city,
-    postal_code: c.address.postal_code,
-    country: c.address.country,
-    created_at: c.created_at,
-    raw: rawUnlessCanonical(c, known),
-    synced_run: run,
-  };
-}
-
-function memberRow(m: Member, run: number | null) {
-  return { ...memberOf(m), email_key: emailKey(m.email), raw: rawUnlessCanonical(m, memberOf(m)), synced_run: run };
-}
+const chamberRow = (c: Chamber, run: number | null) => ({ ...copiedChamberRow(c), synced_run: run });
+const memberRow = (m: Member, run: number | null) => ({ ...copiedMemberRow(m), synced_run: run });

@@ -99,6 +99,25 @@ function postMember(flagship: string, headers: Record<string, string>, tag: stri
   ];
 }
 
+// The lists are asked for with a filter and sort combination and a page among the first 100,
+// drawn afresh for every request (from a seeded generator, the same sequence every run), so
+// that no cache of answers to a repeated URL could help (the speed issue asks for this).
+let state = 0x2545f491;
+const random = (n: number) => {
+  state ^= state << 13;
+  state ^= state >>> 17;
+  state ^= state << 5;
+  return (state >>> 0) % n;
+};
+const pick = <T>(items: readonly T[]) => items[random(items.length)]!;
+const CHAMBER_FILTERS = ['', 'filter[type]=hq&', 'filter[type]=subsidiary&', 'filter[status]=active&', 'filter[status]=pending&', 'filter[type]=subsidiary&filter[status]=active&'];
+function chambersQuery(): string {
+  return `${pick(CHAMBER_FILTERS)}sort=${pick(['name', '-name', 'created_at', '-created_at'])}&page=${1 + random(100)}`;
+}
+function membersQuery(): string {
+  return `${pick(['', 'filter[status]=active&', 'filter[status]=pending&'])}sort=${pick(['name', '-name', 'joined_at', '-joined_at'])}&page=${1 + random(100)}`;
+}
+
 /** The four endpoints of one server (its large seed: the flagship chamber has 100k members). */
 async function measureServer(label: string, base: string): Promise<Figure[]> {
   const headers = await bearer(base);
@@ -108,8 +127,14 @@ async function measureServer(label: string, base: string): Promise<Figure[]> {
   const chamberTotal = (await get('/v2/chambers?per_page=1')).meta.total as number;
   process.stderr.write(`${label}: chambers: ${chamberTotal}, members of ${flagship}: ${flagshipMembers}\n`);
   return [
-    await measure(`${label}: v2 chambers list (filter, sort, page 50)`, `${base}/v2/chambers?filter[status]=active&sort=-name&page=50`, { headers }),
-    await measure(`${label}: v2 members list (100k-member chamber)`, `${base}/v2/chambers/${flagship}/members?sort=name&page=50`, { headers }),
+    await measure(`${label}: v2 chambers list (filters, sorts, pages 1-100)`, `${base}/v2/chambers`, {
+      headers,
+      requests: [{ setupRequest: (req) => ({ ...req, path: `/v2/chambers?${chambersQuery()}` }) }],
+    }),
+    await measure(`${label}: v2 members list (100k-member chamber, sorts, pages 1-100)`, `${base}/v2/chambers/${flagship}/members`, {
+      headers,
+      requests: [{ setupRequest: (req) => ({ ...req, path: `/v2/chambers/${flagship}/members?${membersQuery()}` }) }],
+    }),
     await measure(`${label}: v2 get chamber by id`, `${base}/v2/chambers/${flagship}`, { headers }),
     await measure(`${label}: v2 POST member`, `${base}/v2/chambers/${flagship}/members`, { requests: postMember(flagship, headers, label.replace(/\W/g, '')) }),
   ];

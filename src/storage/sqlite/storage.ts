@@ -13,6 +13,7 @@ import type {
 } from '../../contract/index.js';
 import { newId } from '../ids.js';
 import { migrate } from './migrations.js';
+import { PageBoundaries } from './page-boundaries.js';
 import {
   emailKey,
   IDEMPOTENCY_TTL_MS,
@@ -212,14 +213,7 @@ export class Storage {
     if (f.type) (where.push('type = ?'), args.push(f.type));
     if (f.status) (where.push('status = ?'), args.push(f.status));
     const total = this.sumCounts('chamber_counts', where, args);
-    const docs = this.page<Chamber>(
-      `SELECT ${CHAMBER_JSON} FROM chambers`,
-      where,
-      args,
-      orderBy(f.sort ?? { field: 'created_at', desc: false }),
-      f,
-      total,
-    );
+    const docs = this.sortedPage<Chamber>('chambers', CHAMBER_JSON, where, args, f.sort ?? { field: 'created_at', desc: false }, f, total);
     return { docs, total };
   }
 
@@ -256,14 +250,7 @@ export class Storage {
     const args: unknown[] = [chamberId];
     if (f.status) (where.push('status = ?'), args.push(f.status));
     const total = this.sumCounts('member_counts', where, args);
-    const docs = this.page<Member>(
-      `SELECT ${MEMBER_JSON} FROM members`,
-      where,
-      args,
-      orderBy(f.sort ?? { field: 'joined_at', desc: false }),
-      f,
-      total,
-    );
+    const docs = this.sortedPage<Member>('members', MEMBER_JSON, where, args, f.sort ?? { field: 'joined_at', desc: false }, f, total);
     return { docs, total };
   }
 
@@ -347,6 +334,41 @@ export class Storage {
   private sumCounts(table: string, where: string[], args: unknown[]): number {
     const sql = `SELECT coalesce(sum(n), 0) AS n FROM ${table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
     return (this.stmt(sql).get(...args) as { n: number }).n;
+  }
+
+  private readonly boundaries = new PageBoundaries(
+    () => (this.stmt('SELECT (SELECT data_version FROM pragma_data_version) || \':\' || total_changes()').pluck().get() as string),
+  );
+
+  /**
+   * A page of a chambers or members list: read from the previous page's last row (a seek in
+   * the list's index) when this connection read that page since the last write, else with
+   * OFFSET (src/storage/sqlite/page-boundaries.ts). Both give the same rows.
+   */
+  private sortedPage<T>(table: 'chambers' | 'members', json: string, where: string[], args: unknown[], sort: Sort<string>, p: Paging, total: number): JsonText<T>[] {
+    const offset = (p.page - 1) * p.perPage;
+    if (offset >= total) return []; // past the last page: no query, and no huge OFFSET
+    const order = orderBy(sort);
+    const column = sort.field;
+    const collate = column === 'name' ? ' COLLATE NOCASE' : '';
+    const filters = where.length ? where.join(' AND ') : '1';
+    const list = `${table}|${filters}|${JSON.stringify(args)}|${order}|${p.perPage}`;
+    this.boundaries.check();
+    const from = p.page > 1 ? this.boundaries.get(list, p.page - 1) : undefined;
+    let rows: [JsonText<T>, unknown, string][];
+    if (from) {
+      // (column, id) after the boundary in the list's order, as a range on the index
+      const [after, atOrAfter] = sort.desc ? ['<', '<='] : ['>', '>='];
+      const sql = `SELECT ${json}, ${column}, id FROM ${table} WHERE ${filters} AND ${column} ${atOrAfter} ?${collate}
+        AND (${column} ${after} ?${collate} OR id ${after} ?) ORDER BY ${order} LIMIT ?`;
+      rows = this.stmt(sql).raw().all(...args, from.key, from.key, from.id, p.perPage) as typeof rows;
+    } else {
+      const sql = `SELECT ${json}, ${column}, id FROM ${table} WHERE ${filters} ORDER BY ${order} LIMIT ? OFFSET ?`;
+      rows = this.stmt(sql).raw().all(...args, p.perPage, offset) as typeof rows;
+    }
+    const last = rows[rows.length - 1];
+    if (last && rows.length === p.perPage) this.boundaries.set(list, p.page, { key: last[1], id: last[2] });
+    return rows.map((r) => r[0]);
   }
 
   /** `selectArgs` are the parameters of `select` itself, before those of `where`. */

@@ -1,0 +1,44 @@
+// The last row of each page read, per list (filter, sort and page size), so that the next
+// page is read by seeking from it in the list's index instead of skipping every row before
+// it with OFFSET: page 100 costs what page 2 does (docs/performance.md, "deep pages"). Not a
+// cache of answers: the rows are read each time; only where to start is remembered. Any
+// write to the database, through this connection or another, forgets everything.
+
+/** Where a page ended: its last row's sort value and id. */
+export interface Boundary {
+  key: unknown;
+  id: string;
+}
+
+/** Lists remembered at most; past it, all are forgotten (a bound on memory, not an LRU). */
+const MAX_LISTS = 10_000;
+
+export class PageBoundaries {
+  #version: string | undefined;
+  readonly #lists = new Map<string, Map<number, Boundary>>();
+
+  /** `version` changes with every write to the database (data_version and total_changes). */
+  constructor(private readonly version: () => string) {}
+
+  /** Forgets everything when the database changed since the last call; once per list request. */
+  check(): void {
+    const v = this.version();
+    if (v !== this.#version) {
+      this.#lists.clear();
+      this.#version = v;
+    }
+  }
+
+  get(list: string, page: number): Boundary | undefined {
+    return this.#lists.get(list)?.get(page);
+  }
+
+  set(list: string, page: number, boundary: Boundary): void {
+    let pages = this.#lists.get(list);
+    if (!pages) {
+      if (this.#lists.size >= MAX_LISTS) this.#lists.clear();
+      this.#lists.set(list, (pages = new Map()));
+    }
+    pages.set(page, boundary);
+  }
+}

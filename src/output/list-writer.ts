@@ -1,4 +1,3 @@
-import { stringify } from 'csv-stringify/sync';
 import type { ListMeta } from '../contract/index.js';
 import { countOf, type ResourceView } from './columns.js';
 import { tsvRow } from './format.js';
@@ -37,7 +36,7 @@ export class ListWriter<T> {
     } else if (mode === 'tsv') {
       text = items.map((it) => tsvRow(this.view.tsv(it))).join('');
     } else if (mode === 'csv') {
-      text = csvRows([...(this.#count === 0 ? [this.view.csv.header] : []), ...items.map((it) => this.view.csv.row(it))]);
+      text = await csvRows([...(this.#count === 0 ? [this.view.csv.header] : []), ...items.map((it) => this.view.csv.row(it))]);
     } else {
       const first = this.#plan === undefined;
       this.#plan ??= planTable(this.view.columns, items, width);
@@ -49,7 +48,7 @@ export class ListWriter<T> {
 
   /** Closes the JSON array (`[]` when there were no items); a CSV of no items is its header. */
   async end(): Promise<void> {
-    if (this.output.settings.mode === 'csv' && this.#count === 0) await this.output.stdout.write(csvRows([this.view.csv.header]));
+    if (this.output.settings.mode === 'csv' && this.#count === 0) await this.output.stdout.write(await csvRows([this.view.csv.header]));
     if (this.output.settings.mode !== 'json') return;
     await this.output.stdout.write(this.#count === 0 ? '[]\n' : '\n]\n');
   }
@@ -57,8 +56,14 @@ export class ListWriter<T> {
 
 const indent = (text: string) => text.replace(/^/gm, '  ');
 
-/** RFC 4180: CRLF after every record, quotes where needed; null is an empty field. */
-const csvRows = (rows: Array<Array<string | number | null>>) => stringify(rows, { record_delimiter: 'windows', cast: { number: String } });
+/**
+ * RFC 4180: CRLF after every record, quotes where needed; null is an empty field.
+ * csv-stringify is loaded only by a CSV list, not on every list's start-up.
+ */
+async function csvRows(rows: Array<Array<string | number | null>>): Promise<string> {
+  const { stringify } = await import('csv-stringify/sync');
+  return stringify(rows, { record_delimiter: 'windows', cast: { number: String } });
+}
 
 /**
  * The line under a single page for a person (stderr, terminal only), e.g.

@@ -23,6 +23,18 @@ export interface SyncState {
   events?: boolean;
 }
 
+/** The rows of the `sync_state` table (key, value), as a SyncState (both backends store the same). */
+export function syncStateOf(rows: { key: string; value: string }[]): SyncState {
+  const v = Object.fromEntries(rows.map((r) => [r.key, r.value]));
+  return {
+    ...(v.source ? { source: JSON.parse(v.source) as SyncSource } : {}),
+    ...(v.pulled_at ? { pulledAt: v.pulled_at } : {}),
+    ...(v.run ? { run: Number(v.run) } : {}),
+    lastRun: Number(v.last_run ?? 0),
+    ...(v.events ? { events: v.events === 'true' } : {}),
+  };
+}
+
 export interface LocalChange {
   seq: number;
   id: string;

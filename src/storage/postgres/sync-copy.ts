@@ -1,6 +1,6 @@
 import type { ReservedSql, Sql } from 'postgres';
 import type { Chamber, Event, Member } from '../../contract/index.js';
-import type { CopyCounts, CopyStore, LocalChange, SyncSource, SyncState } from '../copy-store.js';
+import { syncStateOf, type CopyCounts, type CopyStore, type LocalChange, type SyncSource, type SyncState } from '../copy-store.js';
 import { copiedChamberRow, copiedMemberRow } from '../copied-rows.js';
 import { eventOf, rawUnlessCanonical } from '../rows.js';
 import type { PgStorage } from './pg-storage.js';
@@ -50,14 +50,7 @@ export class PgSyncCopy implements CopyStore {
 
   async state(): Promise<SyncState> {
     const rows = await this.sql<{ key: string; value: string }[]>`SELECT key, value FROM sync_state`;
-    const v = Object.fromEntries(rows.map((r) => [r.key, r.value]));
-    return {
-      ...(v.source ? { source: JSON.parse(v.source) as SyncSource } : {}),
-      ...(v.pulled_at ? { pulledAt: v.pulled_at } : {}),
-      ...(v.run ? { run: Number(v.run) } : {}),
-      lastRun: Number(v.last_run ?? 0),
-      ...(v.events ? { events: v.events === 'true' } : {}),
-    };
+    return syncStateOf(rows);
   }
 
   async #set(sql: Sql, key: string, value: string | undefined): Promise<void> {

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Chamber, Event, Member } from '../../contract/index.js';
-import type { CopyCounts, CopyStore, LocalChange, SyncSource, SyncState } from '../copy-store.js';
+import { syncStateOf, type CopyCounts, type CopyStore, type LocalChange, type SyncSource, type SyncState } from '../copy-store.js';
 import { copiedChamberRow, copiedMemberRow } from '../copied-rows.js';
 import { eventOf, rawUnlessCanonical } from '../rows.js';
 import type { Storage } from './storage.js';
@@ -44,14 +44,7 @@ export class SyncCopy implements CopyStore {
 
   state(): SyncState {
     const rows = this.storage.stmt('SELECT key, value FROM sync_state').all() as { key: string; value: string }[];
-    const v = Object.fromEntries(rows.map((r) => [r.key, r.value]));
-    return {
-      ...(v.source ? { source: JSON.parse(v.source) as SyncSource } : {}),
-      ...(v.pulled_at ? { pulledAt: v.pulled_at } : {}),
-      ...(v.run ? { run: Number(v.run) } : {}),
-      lastRun: Number(v.last_run ?? 0),
-      ...(v.events ? { events: v.events === 'true' } : {}),
-    };
+    return syncStateOf(rows);
   }
 
   private set(key: string, value: string | undefined): void {
@@ -311,10 +304,6 @@ export class SyncCopy implements CopyStore {
     this.storage.stmt("UPDATE local_changes SET state = 'rejected', error = ? WHERE id = ?").run(error, changeId);
   }
 
-  /** A change that may be tried again (a held one whose chamber went through, say). */
-  markPending(changeId: string): void {
-    this.storage.stmt("UPDATE local_changes SET state = 'pending', error = NULL WHERE id = ?").run(changeId);
-  }
 
   /**
    * The remote holds the chamber now: the copy keeps the remote's record under its id, the

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { CliError, ExitCode } from '../cli/exit-codes.js';
 import {
   Chamber,
@@ -56,16 +56,16 @@ export class DirectoryClient implements DirectoryApi {
     return `${this.baseUrl}/${version}/${path}${search ? `?${search}` : ''}`;
   }
 
-  #get<S extends z.ZodType>(version: ApiVersion, segments: string[], query: WireQuery, schema: S): Promise<z.output<S>> {
+  #get<S extends z.ZodMiniType>(version: ApiVersion, segments: string[], query: WireQuery, schema: S): Promise<z.output<S>> {
     return this.#call(version, 'GET', this.#url(version, segments, query), undefined, schema);
   }
 
-  #post<S extends z.ZodType>(version: ApiVersion, segments: string[], body: unknown, schema: S): Promise<z.output<S>> {
+  #post<S extends z.ZodMiniType>(version: ApiVersion, segments: string[], body: unknown, schema: S): Promise<z.output<S>> {
     return this.#call(version, 'POST', this.#url(version, segments), body, schema);
   }
 
   /** One call with the version's token, renewed on a 401 as TokenProvider.authorized says. */
-  async #call<S extends z.ZodType>(
+  async #call<S extends z.ZodMiniType>(
     version: ApiVersion,
     method: 'GET' | 'POST',
     url: string,
@@ -81,7 +81,7 @@ export class DirectoryClient implements DirectoryApi {
 }
 
 /** Checks the answer against the contract; returns it as sent (fields a newer server adds are kept). */
-function expectBody<S extends z.ZodType>(res: HttpResponse, schema: S): z.output<S> {
+function expectBody<S extends z.ZodMiniType>(res: HttpResponse, schema: S): z.output<S> {
   const parsed = schema.safeParse(res.json);
   if (!parsed.success) {
     const where = parsed.error.issues[0]?.path.join('.') || 'body';

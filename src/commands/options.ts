@@ -1,6 +1,6 @@
 // Shared by the resource commands (chambers, members, events): checking option values with
 // the contract's schemas before anything is sent, and running the work inside a session.
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { CliContext } from '../cli/context.js';
 import { CliError, ExitCode, usageError } from '../cli/exit-codes.js';
 import { PageParam, PerPageParam, parseWith } from '../contract/index.js';
@@ -11,7 +11,7 @@ import type { Paging } from '../output/paged-list.js';
  * Parses one option value with a contract schema (the same words the server would use);
  * a failure is a usage error (exit 2) naming the option: `--page must be a positive integer, not "abc"`.
  */
-export function optionValue<S extends z.ZodType>(flag: string, schema: S, raw: string): z.output<S> {
+export function optionValue<S extends z.ZodMiniType>(flag: string, schema: S, raw: string): z.output<S> {
   const r = parseWith(schema, raw);
   if (r.ok) return r.value;
   const message = Object.values(r.fields).flat()[0] ?? 'is not valid';
@@ -19,7 +19,7 @@ export function optionValue<S extends z.ZodType>(flag: string, schema: S, raw: s
 }
 
 /** Like `optionValue`, for an option that may be absent. */
-export function optionalValue<S extends z.ZodType>(flag: string, schema: S, raw: string | undefined): z.output<S> | undefined {
+export function optionalValue<S extends z.ZodMiniType>(flag: string, schema: S, raw: string | undefined): z.output<S> | undefined {
   return raw === undefined ? undefined : optionValue(flag, schema, raw);
 }
 
@@ -51,7 +51,7 @@ export function pageQuery(page: number, perPage: number | undefined): Record<str
  * API field and the option that set it (`email (--email): must be a valid e-mail address`),
  * and nothing is sent.
  */
-export function checkPayload<S extends z.ZodType>(
+export function checkPayload<S extends z.ZodMiniType>(
   schema: S,
   body: unknown,
   what: string,

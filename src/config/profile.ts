@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../contract/locale.js';
 import { usageError } from '../cli/exit-codes.js';
 
 export const API_VERSION_SETTINGS = ['auto', 'v1', 'v2'] as const;
@@ -6,7 +7,7 @@ export type ApiVersionSetting = (typeof API_VERSION_SETTINGS)[number];
 
 /** A token cached in the profile. `baseUrl` is the server that issued it. */
 export const CachedToken = z.object({
-  accessToken: z.string().min(1),
+  accessToken: z.string().check(z.minLength(1)),
   /** ISO 8601 */
   expiresAt: z.string(),
   baseUrl: z.string(),
@@ -15,18 +16,16 @@ export type CachedToken = z.infer<typeof CachedToken>;
 
 export const Profile = z.object({
   baseUrl: z.string(),
-  clientId: z.string().optional(),
-  clientSecret: z.string().optional(),
-  apiVersion: z.enum(API_VERSION_SETTINGS).default('auto'),
+  clientId: z.optional(z.string()),
+  clientSecret: z.optional(z.string()),
+  apiVersion: z._default(z.enum(API_VERSION_SETTINGS), 'auto'),
   /** Set by `chamberctl serve`: the database of the server this profile belongs to. */
-  serveDb: z.string().optional(),
+  serveDb: z.optional(z.string()),
   /** `config set output`: the lists' output when neither --format nor --json is given. */
-  output: z.enum(['table', 'tsv', 'json', 'csv']).optional(),
+  output: z.optional(z.enum(['table', 'tsv', 'json', 'csv'])),
   /** `config set prompt disabled`: never ask for a missing option, even on a terminal. */
-  prompt: z.enum(['enabled', 'disabled']).optional(),
-  tokens: z
-    .object({ v1: CachedToken.optional(), v2: CachedToken.optional() })
-    .default({}),
+  prompt: z.optional(z.enum(['enabled', 'disabled'])),
+  tokens: z._default(z.object({ v1: z.optional(CachedToken), v2: z.optional(CachedToken) }), {}),
 });
 export type Profile = z.infer<typeof Profile>;
 

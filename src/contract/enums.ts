@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** Values named by the interface document and decisions.md. */
 export const CHAMBER_TYPES = ['hq', 'subsidiary'] as const;

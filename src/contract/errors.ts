@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { isWellFormed, NOT_WELL_FORMED } from './text.js';
 
 /** Field name (dotted for nested fields) → every message for that field. */
@@ -18,7 +18,7 @@ export type ValidationErrorBody = z.infer<typeof ValidationErrorBody>;
 export type OAuthErrorBody = z.infer<typeof OAuthErrorBody>;
 
 /** Collects every zod issue under its dotted path, so all failing fields come back at once. */
-export function fieldErrors(error: z.ZodError): FieldErrors {
+export function fieldErrors(error: z.core.$ZodError): FieldErrors {
   const out: FieldErrors = {};
   for (const issue of error.issues) {
     const key = issue.path.length ? issue.path.map(String).join('.') : '_';
@@ -30,7 +30,7 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; fields: FieldErrors };
 
-export function parseWith<S extends z.ZodType>(schema: S, input: unknown): Parsed<z.output<S>> {
+export function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown): Parsed<z.output<S>> {
   const r = schema.safeParse(input);
   return r.success ? { ok: true, value: r.data } : { ok: false, fields: fieldErrors(r.error) };
 }
@@ -41,7 +41,7 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown): Parse
  * the schema does not know is an error too (a typo would otherwise return everything);
  * other unknown parameters are ignored.
  */
-export function parseQuery<S extends z.ZodObject>(
+export function parseQuery<S extends z.ZodMiniObject>(
   schema: S,
   raw: Record<string, unknown>,
   opts: { strictFilters: boolean },

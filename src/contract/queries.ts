@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   CHAMBER_INCLUDES,
   CHAMBER_SORT_FIELDS,
@@ -16,18 +16,17 @@ export const PER_PAGE_MAX = 100;
 // for the client on its option values, so both reject the same things with the same words.
 
 export const PageParam = z
-  .string()
-  .regex(/^\d+$/, 'must be a positive integer')
-  .transform(Number)
-  .refine((n) => n >= 1, 'must be a positive integer')
-  .refine((n) => Number.isSafeInteger(n), 'is too large');
+  .pipe(z.string().check(z.regex(/^\d+$/, 'must be a positive integer')), z.transform(Number))
+  .check(
+    z.refine((n: number) => n >= 1, 'must be a positive integer'),
+    z.refine((n: number) => Number.isSafeInteger(n), 'is too large'),
+  );
 
 /** per_page above the maximum is clamped to it (decisions.md), however large. */
-export const PerPageParam = z
-  .string()
-  .regex(/^\d+$/, 'must be a positive integer')
-  .refine((s) => /[1-9]/.test(s), 'must be a positive integer')
-  .transform((s) => (s.replace(/^0+/, '').length > 3 ? PER_PAGE_MAX : Math.min(Number(s), PER_PAGE_MAX)));
+export const PerPageParam = z.pipe(
+  z.string().check(z.regex(/^\d+$/, 'must be a positive integer'), z.refine((s) => /[1-9]/.test(s), 'must be a positive integer')),
+  z.transform((s: string) => (s.replace(/^0+/, '').length > 3 ? PER_PAGE_MAX : Math.min(Number(s), PER_PAGE_MAX))),
+);
 
 export interface Sort<F extends string> {
   field: F;
@@ -36,47 +35,49 @@ export interface Sort<F extends string> {
 
 export function sortParam<const F extends string>(fields: readonly F[]) {
   const allowed = fields.flatMap((f) => [f, `-${f}`]).join(', ');
-  return z
-    .string()
-    .refine((s) => (fields as readonly string[]).includes(s.replace(/^-/, '')), `must be one of: ${allowed}`)
-    .transform((s): Sort<F> => ({ field: s.replace(/^-/, '') as F, desc: s.startsWith('-') }));
+  return z.pipe(
+    z.string().check(z.refine((s) => (fields as readonly string[]).includes(s.replace(/^-/, '')), `must be one of: ${allowed}`)),
+    z.transform((s: string): Sort<F> => ({ field: s.replace(/^-/, '') as F, desc: s.startsWith('-') })),
+  );
 }
 
 /** An ISO 8601 date (YYYY-MM-DD) or date-time with Z or an offset; normalised to UTC. */
 export function dateParam(edge: 'start' | 'end') {
-  return z
-    .string()
-    .refine(
-      (s) => z.iso.date().safeParse(s).success || z.iso.datetime({ offset: true }).safeParse(s).success,
-      'must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T09:00:00Z)',
-    )
-    .transform((s, ctx) => {
-      // A bare date means the whole day: from its first instant, or to its last.
-      if (s.length === 10) return `${s}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}Z`;
-      // Normalised to UTC, and kept within 0000-9999 so the text compares as the instant
-      // does (9999-12-31T23:59:59-23:59 would be +010000-…, which sorts before 2025).
-      const at = new Date(s);
-      const year = at.getUTCFullYear();
-      if (year < 0 || year > 9999) {
-        ctx.addIssue({ code: 'custom', message: 'must fall between the years 0000 and 9999 in UTC', input: s });
-        return z.NEVER;
-      }
-      return at.toISOString();
-    });
+  return z.pipe(
+    z.string().check(
+      z.refine(isIsoDateOrDateTime, 'must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T09:00:00Z)'),
+      // Kept within 0000-9999 in UTC so the text compares as the instant does
+      // (9999-12-31T23:59:59-23:59 would be +010000-…, which sorts before 2025).
+      z.refine((s) => s.length === 10 || !isIsoDateOrDateTime(s) || inFourDigitYears(new Date(s)), 'must fall between the years 0000 and 9999 in UTC'),
+    ),
+    // A bare date means the whole day: from its first instant, or to its last.
+    z.transform((s: string) => (s.length === 10 ? `${s}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}Z` : new Date(s).toISOString())),
+  );
 }
 
-export const IncludeParam = z
-  .string()
-  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
-  .refine(
-    (xs) => xs.every((x) => (CHAMBER_INCLUDES as readonly string[]).includes(x)),
-    `must be a comma-separated list of: ${CHAMBER_INCLUDES.join(', ')}`,
-  )
-  .transform((xs) => [...new Set(xs)] as (typeof CHAMBER_INCLUDES)[number][]);
+const IsoDate = z.iso.date();
+const IsoDateTime = z.iso.datetime({ offset: true });
+const isIsoDateOrDateTime = (s: string) => IsoDate.safeParse(s).success || IsoDateTime.safeParse(s).success;
+const inFourDigitYears = (at: Date) => at.getUTCFullYear() >= 0 && at.getUTCFullYear() <= 9999;
+
+export const IncludeParam = z.pipe(
+  z
+    .pipe(
+      z.string(),
+      z.transform((s: string) => s.split(',').map((x) => x.trim()).filter(Boolean)),
+    )
+    .check(
+      z.refine(
+        (xs: string[]) => xs.every((x) => (CHAMBER_INCLUDES as readonly string[]).includes(x)),
+        `must be a comma-separated list of: ${CHAMBER_INCLUDES.join(', ')}`,
+      ),
+    ),
+  z.transform((xs: string[]) => [...new Set(xs)] as (typeof CHAMBER_INCLUDES)[number][]),
+);
 
 const paging = {
-  page: PageParam.optional().default(1),
-  per_page: PerPageParam.optional().default(PER_PAGE_DEFAULT),
+  page: z._default(z.optional(PageParam), 1),
+  per_page: z._default(z.optional(PerPageParam), PER_PAGE_DEFAULT),
 };
 
 /** v1 lists: paging only; every other parameter is ignored. */
@@ -84,33 +85,36 @@ export const ListQueryV1 = z.object(paging);
 
 export const ChambersQueryV2 = z.object({
   ...paging,
-  'filter[type]': ChamberType.optional(),
-  'filter[status]': ChamberStatus.optional(),
-  sort: sortParam(CHAMBER_SORT_FIELDS).optional(),
+  'filter[type]': z.optional(ChamberType),
+  'filter[status]': z.optional(ChamberStatus),
+  sort: z.optional(sortParam(CHAMBER_SORT_FIELDS)),
 });
 
-export const ChamberGetQueryV2 = z.object({ include: IncludeParam.optional() });
+export const ChamberGetQueryV2 = z.object({ include: z.optional(IncludeParam) });
 
 export const MembersQueryV2 = z.object({
   ...paging,
-  'filter[status]': MemberStatus.optional(),
-  sort: sortParam(MEMBER_SORT_FIELDS).optional(),
+  'filter[status]': z.optional(MemberStatus),
+  sort: z.optional(sortParam(MEMBER_SORT_FIELDS)),
 });
 
 export const EventsQueryV2 = z
   .object({
     ...paging,
-    'filter[status]': EventStatus.optional(),
-    'filter[date_from]': dateParam('start').optional(),
-    'filter[date_to]': dateParam('end').optional(),
+    'filter[status]': z.optional(EventStatus),
+    'filter[date_from]': z.optional(dateParam('start')),
+    'filter[date_to]': z.optional(dateParam('end')),
   })
-  .superRefine((q, ctx) => {
-    const from = q['filter[date_from]'];
-    const to = q['filter[date_to]'];
-    if (from && to && from > to) {
-      ctx.addIssue({ code: 'custom', path: ['filter[date_from]'], message: 'must not be after filter[date_to]' });
-    }
-  });
+  .check(
+    z.superRefine((q, ctx) => {
+      const from = q['filter[date_from]'];
+      const to = q['filter[date_to]'];
+      if (from && to && from > to) {
+        ctx.addIssue({ code: 'custom', path: ['filter[date_from]'], message: 'must not be after filter[date_to]', input: q });
+      }
+      // only once both dates are valid: an invalid one is still the text that was sent
+    }, { when: (payload) => payload.issues.length === 0 }),
+  );
 
 export type ChambersQueryV2 = z.output<typeof ChambersQueryV2>;
 export type MembersQueryV2 = z.output<typeof MembersQueryV2>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { COUNTRY_CODES } from './countries.js';
 import { isWellFormed, NOT_WELL_FORMED } from './text.js';
 import {
@@ -13,28 +13,20 @@ import {
 function requiredText(max: number) {
   return z
     .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
-    .refine(isWellFormed, NOT_WELL_FORMED)
-    .trim()
-    .min(1, 'must not be empty')
-    .max(max, `must be at most ${max} characters`);
+    .check(z.refine(isWellFormed, NOT_WELL_FORMED), z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`));
 }
 
 /** An optional string that may also be sent as null; empty means absent. */
 function optionalText(max: number) {
-  return z
-    .string({ error: 'must be a string or null' })
-    .refine(isWellFormed, NOT_WELL_FORMED)
-    .trim()
-    .max(max, `must be at most ${max} characters`)
-    .nullish()
-    .transform((v) => (v ? v : null));
+  return z.pipe(
+    z.nullish(z.string({ error: 'must be a string or null' }).check(z.refine(isWellFormed, NOT_WELL_FORMED), z.trim(), z.maxLength(max, `must be at most ${max} characters`))),
+    z.transform((v: string | null | undefined) => (v ? v : null)),
+  );
 }
 
 export const CountryCode = z
   .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
-  .trim()
-  .toUpperCase()
-  .refine((v) => COUNTRY_CODES.has(v), 'must be an ISO 3166-1 alpha-2 country code, e.g. DE');
+  .check(z.trim(), z.toUpperCase(), z.refine((v) => COUNTRY_CODES.has(v), 'must be an ISO 3166-1 alpha-2 country code, e.g. DE'));
 
 // ---------------------------------------------------------------- payloads (v2 writes)
 
@@ -59,10 +51,13 @@ export const ChamberCreate = z
     type: z.enum(ChamberType.options, {
       error: (iss) => (iss.input === undefined ? 'is required' : 'must be one of: hq, subsidiary'),
     }),
-    hq_id: z.string({ error: 'must be a string or null' }).refine(isWellFormed, NOT_WELL_FORMED).trim().max(64, 'is not a known chamber id').nullish(),
+    hq_id: z.nullish(
+      z.string({ error: 'must be a string or null' }).check(z.refine(isWellFormed, NOT_WELL_FORMED), z.trim(), z.maxLength(64, 'is not a known chamber id')),
+    ),
     address: AddressInput,
   })
-  .superRefine(
+  .check(
+    z.superRefine(
     (v, ctx) => {
       // Runs even when other fields failed (so every failing field is reported at once):
       // `v` may then be only partly valid, hence the loose reads.
@@ -75,24 +70,30 @@ export const ChamberCreate = z
       }
     },
     { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+    ),
   );
 export type ChamberCreate = z.output<typeof ChamberCreate>;
 
-export const Email = z
-  .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
-  .refine(isWellFormed, NOT_WELL_FORMED)
-  .trim()
-  .max(254, 'must be at most 254 characters')
-  .pipe(z.email({ error: 'must be a valid e-mail address' }));
+export const Email = z.pipe(
+  z
+    .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+    .check(z.refine(isWellFormed, NOT_WELL_FORMED), z.trim(), z.maxLength(254, 'must be at most 254 characters')),
+  z.email({ error: 'must be a valid e-mail address' }),
+);
 
-export const Phone = z
-  .string({ error: 'must be a string or null' })
-  .refine(isWellFormed, NOT_WELL_FORMED)
-  .trim()
-  .max(40, 'must be at most 40 characters')
-  .refine((v) => v === '' || /^\+?[0-9][0-9 ().\-/]*$/.test(v), 'must be a phone number (digits, spaces, + ( ) . - /)')
-  .nullish()
-  .transform((v) => (v ? v : null));
+export const Phone = z.pipe(
+  z.nullish(
+    z
+      .string({ error: 'must be a string or null' })
+      .check(
+        z.refine(isWellFormed, NOT_WELL_FORMED),
+        z.trim(),
+        z.maxLength(40, 'must be at most 40 characters'),
+        z.refine((v) => v === '' || /^\+?[0-9][0-9 ().\-/]*$/.test(v), 'must be a phone number (digits, spaces, + ( ) . - /)'),
+      ),
+  ),
+  z.transform((v: string | null | undefined) => (v ? v : null)),
+);
 
 /** POST /v2/chambers/{chamber_id}/members. */
 export const MemberCreate = z.object({
@@ -111,8 +112,8 @@ export type MemberCreate = z.output<typeof MemberCreate>;
 export const Address = z.object({
   street: z.string(),
   city: z.string(),
-  postal_code: z.string().nullable(),
-  country: z.string().length(2),
+  postal_code: z.nullable(z.string()),
+  country: z.string().check(z.length(2)),
 });
 export type Address = z.infer<typeof Address>;
 
@@ -121,10 +122,10 @@ export const Member = z.object({
   chamber_id: z.string(),
   name: z.string(),
   email: z.string(),
-  phone: z.string().nullable(),
+  phone: z.nullable(z.string()),
   membership_type: MembershipType,
   status: MemberStatus,
-  joined_at: z.string().describe('ISO 8601, UTC'),
+  joined_at: z.string().check(z.describe('ISO 8601, UTC')),
 });
 export type Member = z.infer<typeof Member>;
 
@@ -133,9 +134,9 @@ export const Event = z.object({
   chamber_id: z.string(),
   title: z.string(),
   status: EventStatus,
-  starts_at: z.string().describe('ISO 8601, UTC'),
-  ends_at: z.string().describe('ISO 8601, UTC'),
-  location: z.string().nullable(),
+  starts_at: z.string().check(z.describe('ISO 8601, UTC')),
+  ends_at: z.string().check(z.describe('ISO 8601, UTC')),
+  location: z.nullable(z.string()),
 });
 export type Event = z.infer<typeof Event>;
 
@@ -143,23 +144,23 @@ export const Chamber = z.object({
   id: z.string(),
   name: z.string(),
   type: ChamberType,
-  hq_id: z.string().nullable(),
+  hq_id: z.nullable(z.string()),
   status: ChamberStatus,
   address: Address,
-  created_at: z.string().describe('ISO 8601, UTC'),
-  members: z.array(Member).optional().describe('present with include=members (v2)'),
-  events: z.array(Event).optional().describe('present with include=events (v2)'),
+  created_at: z.string().check(z.describe('ISO 8601, UTC')),
+  members: z.optional(z.array(Member)).check(z.describe('present with include=members (v2)')),
+  events: z.optional(z.array(Event)).check(z.describe('present with include=events (v2)')),
 });
 export type Chamber = z.infer<typeof Chamber>;
 
 export const ListMeta = z.object({
-  current_page: z.number().int(),
-  total: z.number().int(),
-  per_page: z.number().int(),
+  current_page: z.int(),
+  total: z.int(),
+  per_page: z.int(),
 });
 export type ListMeta = z.infer<typeof ListMeta>;
 
-export function listEnvelope<T extends z.ZodType>(item: T) {
+export function listEnvelope<T extends z.ZodMiniType>(item: T) {
   return z.object({ data: z.array(item), meta: ListMeta });
 }
 export interface ListPage<T> {

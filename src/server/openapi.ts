@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   Address,
   Chamber,
@@ -25,19 +25,19 @@ import {
 
 type Json = Record<string, unknown>;
 
-const schema = (s: z.ZodType, io: 'input' | 'output' = 'output'): Json =>
+const schema = (s: z.ZodMiniType, io: 'input' | 'output' = 'output'): Json =>
   z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (s: Json) => ({ 'application/json': { schema: s } });
 const error = (description: string, name = 'Error') => ({ description, content: json(ref(name)) });
 
-function queryParameters(s: z.ZodObject): Json[] {
+function queryParameters(s: z.ZodMiniObject): Json[] {
   return Object.entries(s.shape).map(([name, field]) => ({
     name,
     in: 'query',
     required: false,
-    schema: schema(field as z.ZodType, 'input'),
+    schema: schema(field as z.ZodMiniType, 'input'),
   }));
 }
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { Chamber, Event, Member } from '../contract/resources.js';
 
 // The snapshot file (docs/snapshot-format.md): JSON Lines, UTF-8, every line ending in "\n".
@@ -84,7 +84,7 @@ export function parseLine(text: string, line: number): ParsedLine {
   if (kind === 'end') return { kind: 'end', counts: parseCounts(body, line) };
   const k = kind as RecordKind;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new SnapshotError(line, `${k}: must be an object`);
-  const result = (SCHEMAS[k] as z.ZodType).safeParse(body, { error: issueMessage });
+  const result = (SCHEMAS[k] as z.ZodMiniType).safeParse(body, { error: issueMessage });
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const path = issue.path.map(String).join('.');

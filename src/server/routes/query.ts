@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { ListQueryV1, parseQuery, type ApiVersion, type FieldErrors } from '../../contract/index.js';
 import type { Page } from '../../storage/store.js';
 import { sendError, sendFieldErrors } from '../errors.js';
@@ -14,7 +14,7 @@ const summary = (fields: FieldErrors) =>
  * (decisions.md); v2 also rejects unknown filter names. On failure the 400 is sent and
  * undefined returned.
  */
-export function parseVersionQuery<S extends z.ZodObject>(
+export function parseVersionQuery<S extends z.ZodMiniObject>(
   request: FastifyRequest,
   reply: FastifyReply,
   version: ApiVersion,

@@ -2,7 +2,7 @@ import type { ListMeta } from '../contract/index.js';
 import { countOf, type ResourceView } from './columns.js';
 import { tsvRow } from './format.js';
 import type { Output } from './output.js';
-import { planTable, renderTable, type TablePlan } from './table.js';
+import type { TablePlan } from './table.js';
 
 /**
  * Writes a list page by page, as the pages arrive, in the output mode of the run:
@@ -38,6 +38,8 @@ export class ListWriter<T> {
     } else if (mode === 'csv') {
       text = await csvRows([...(this.#count === 0 ? [this.view.csv.header] : []), ...items.map((it) => this.view.csv.row(it))]);
     } else {
+      // loaded by a table only: measuring terminal widths is costly to load (width.ts)
+      const { planTable, renderTable } = await import('./table.js');
       const first = this.#plan === undefined;
       this.#plan ??= planTable(this.view.columns, items, width);
       text = await renderTable(this.#plan, items, this.output.out, first);

@@ -2,7 +2,6 @@ import type { Chamber, Member } from '../contract/index.js';
 import { chamberView, eventView, memberView, type ResourceView } from './columns.js';
 import { formatTime, oneLine, orNone, tsvRow } from './format.js';
 import type { Output } from './output.js';
-import { planTable, renderTable } from './table.js';
 
 // One object (get, create, add), in the run's mode:
 // - json: the object exactly as the server returned it;
@@ -73,6 +72,7 @@ function included<T>(prefix: string, view: ResourceView<T>, items: readonly T[] 
         let text = `\n${output.out.bold(title)} (${items.length})\n`;
         const shown = items.slice(0, INCLUDED_ROWS);
         if (shown.length > 0) {
+          const { planTable, renderTable } = await import('./table.js');
           text += await renderTable(planTable(view.columns, shown, output.settings.width), shown, output.out, true);
         }
         if (items.length > shown.length) {

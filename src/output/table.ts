@@ -1,5 +1,6 @@
 import type { Column } from './columns.js';
-import { displayWidth, oneLine, truncate, truncateMiddle } from './format.js';
+import { oneLine } from './format.js';
+import { displayWidth, truncate, truncateMiddle } from './width.js';
 import type { Style } from './style.js';
 
 /** Columns are separated by two spaces and have no borders, like kubectl and gh. */

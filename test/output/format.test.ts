@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  displayWidth,
-  formatDate,
-  formatSpan,
-  formatTime,
-  oneLine,
-  truncate,
-  tsvField,
-  tsvRow,
-} from '../../src/output/format.js';
+import { formatDate, formatSpan, formatTime, oneLine, tsvField, tsvRow } from '../../src/output/format.js';
+import { displayWidth, truncate } from '../../src/output/width.js';
 
 describe('time formatting', () => {
   it('shows ISO times as UTC minutes', () => {

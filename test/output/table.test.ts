@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chamberView, eventView, memberView } from '../../src/output/columns.js';
-import { displayWidth } from '../../src/output/format.js';
+import { displayWidth } from '../../src/output/width.js';
 import { plainStyle } from '../../src/output/style.js';
 import { planTable, renderTable } from '../../src/output/table.js';
 import { chamber, event, member } from './fakes.js';

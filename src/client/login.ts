@@ -40,14 +40,14 @@ export async function login(input: LoginInput, ctx: CliContext): Promise<LoginRe
     await http.close();
   }
   const madeCurrent = shouldBecomeCurrent(store, input.profile);
-  store.set(input.profile, {
+  await store.set(input.profile, {
     baseUrl: input.baseUrl,
     clientId: input.credentials.clientId,
     clientSecret: input.credentials.clientSecret,
     apiVersion: input.apiVersion,
     tokens: { [version]: token },
   });
-  if (madeCurrent) store.setCurrent(input.profile);
+  if (madeCurrent) await store.setCurrent(input.profile);
   return {
     profile: input.profile,
     baseUrl: input.baseUrl,

@@ -89,12 +89,12 @@ export function profileTokenCache(
       const p = store.get(name);
       return p?.clientId === expect.clientId ? p.tokens[version] : undefined;
     },
-    save: (version, token) => {
+    save: async (version, token) => {
       if (!expect.persist) return;
       try {
         const p = store.get(name);
         if (!p || p.baseUrl !== expect.baseUrl || p.clientId !== expect.clientId) return;
-        store.set(name, { ...p, tokens: { ...p.tokens, [version]: token } });
+        await store.set(name, { ...p, tokens: { ...p.tokens, [version]: token } });
       } catch {
         // the token still serves this command
       }

@@ -15,7 +15,7 @@ export interface Credentials {
 /** Where tokens outlive the command (the profile); failures to save are the cache's business. */
 export interface TokenCache {
   load(version: ApiVersion): CachedToken | undefined;
-  save(version: ApiVersion, token: CachedToken): void;
+  save(version: ApiVersion, token: CachedToken): void | Promise<void>;
 }
 
 /** The version a token is needed for: `auto` means v2, the version every command can use. */
@@ -159,10 +159,10 @@ export class TokenProvider {
     if (pending && got && !isFresh(got, this.opts.baseUrl, this.opts.now())) pending = undefined;
     if (!pending) {
       const { http, baseUrl, credentials, now, loginHint } = this.opts;
-      pending = requestToken(http, baseUrl, version, credentials, now, loginHint).then((token) => {
+      pending = requestToken(http, baseUrl, version, credentials, now, loginHint).then(async (token) => {
         this.#known.set(version, token);
         this.#gotten.set(version, token);
-        this.opts.cache.save(version, token);
+        await this.opts.cache.save(version, token);
         return token;
       });
       this.#fetched.set(version, pending);

@@ -106,7 +106,7 @@ export async function runConfigSet(key: string, value: string, opts: GlobalOptio
   if (!(key in SETTABLE)) throw usageError(`${key} is set by \`chamberctl login\`, not by config set`);
   const { store, name, profile } = openProfile(opts, ctx);
   const next = SETTABLE[key as SettableKey].write(profile, value);
-  store.set(name, next);
+  await store.set(name, next);
   const shown = SETTABLE[key as SettableKey].read(next);
   if (opts.json) {
     ctx.stdout.write(`${JSON.stringify({ profile: name, key, value: shown })}\n`);

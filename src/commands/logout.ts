@@ -8,7 +8,7 @@ import { selectProfile } from '../config/select.js';
 export async function runLogout(opts: GlobalOptions, ctx: CliContext): Promise<void> {
   const store = openProfileStore(ctx.env);
   const { name } = selectProfile(opts, ctx.env, store);
-  const removed = logoutProfile(store, name);
+  const removed = await logoutProfile(store, name);
   if (opts.json) {
     ctx.stdout.write(`${JSON.stringify({ profile: name, logged_out: removed })}\n`);
     return;

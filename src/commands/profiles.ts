@@ -62,7 +62,7 @@ function requireProfile(store: ProfileStore, name: string): void {
 export async function runProfilesUse(name: string, opts: GlobalOptions, ctx: CliContext): Promise<void> {
   const store = openProfileStore(ctx.env);
   requireProfile(store, name);
-  store.setCurrent(name);
+  await store.setCurrent(name);
   if (opts.json) {
     ctx.stdout.write(`${JSON.stringify({ profile: name, current: true })}\n`);
     return;
@@ -77,7 +77,7 @@ export async function runProfilesRemove(name: string, opts: GlobalOptions, ctx: 
   const store = openProfileStore(ctx.env);
   requireProfile(store, name);
   const wasCurrent = store.current() === name;
-  store.remove(name);
+  await store.remove(name);
   if (opts.json) {
     ctx.stdout.write(`${JSON.stringify({ profile: name, removed: true })}\n`);
     return;

@@ -81,7 +81,7 @@ export async function saveServeProfile(ctx: CliContext, req: ServeProfileRequest
     serveDb: database,
     tokens: changed ? {} : (old?.tokens ?? {}),
   };
-  store.set(name, profile);
-  if (madeCurrent) store.setCurrent(name);
+  await store.set(name, profile);
+  if (madeCurrent) await store.setCurrent(name);
   return { saved: true, profile: name, madeCurrent, ...(warning ? { warning } : {}) };
 }

@@ -35,10 +35,10 @@ export function listProfiles(store: ProfileStore, selected: string, now: Date): 
 }
 
 /** Drops the secret and the cached tokens; false when there was nothing to drop. */
-export function logoutProfile(store: ProfileStore, name: string): boolean {
+export async function logoutProfile(store: ProfileStore, name: string): Promise<boolean> {
   const p = store.get(name);
   if (!p || (!p.clientSecret && !p.tokens.v1 && !p.tokens.v2)) return false;
   const { clientSecret: _secret, ...rest } = p;
-  store.set(name, { ...rest, tokens: {} });
+  await store.set(name, { ...rest, tokens: {} });
   return true;
 }

@@ -1,5 +1,6 @@
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
-import Conf from 'conf';
+import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type Conf from 'conf';
 import { CliError, ExitCode } from '../cli/exit-codes.js';
 import { configDir } from './paths.js';
 import { Profile, checkProfileName } from './profile.js';
@@ -19,26 +20,17 @@ export const CONFIG_DIR_MODE = 0o700;
  * The profiles in the user's config file. Every read goes to the file and every write
  * replaces it atomically (conf writes a temporary file with mode 0600 and renames it), so a
  * crash never leaves half a file and concurrent commands see each other's tokens.
+ *
+ * Reads are a plain JSON.parse of the file: conf (with ajv, which it loads whatever the
+ * options) is loaded only to write, so a command that only reads its profile, e.g. a list
+ * with a cached token, starts ~10 ms sooner.
  */
 export class ProfileStore {
-  readonly #conf: Conf<StoreShape>;
+  #conf: Conf<StoreShape> | undefined;
+  readonly path: string;
 
   constructor(readonly dir: string) {
-    try {
-      this.#conf = new Conf<StoreShape>({
-        cwd: dir,
-        configName: 'config',
-        configFileMode: CONFIG_FILE_MODE,
-        // profile names may contain dots
-        accessPropertiesByDotNotation: false,
-      });
-    } catch (err) {
-      throw configError(`${dir}/config.json`, err);
-    }
-  }
-
-  get path(): string {
-    return this.#conf.path;
+    this.path = join(dir, 'config.json');
   }
 
   current(): string | undefined {
@@ -46,8 +38,8 @@ export class ProfileStore {
     return typeof name === 'string' && name ? name : undefined;
   }
 
-  setCurrent(name: string | undefined): void {
-    this.#write((s) => {
+  setCurrent(name: string | undefined): Promise<void> {
+    return this.#write((s) => {
       if (name === undefined) delete s.currentProfile;
       else s.currentProfile = name;
     });
@@ -66,25 +58,25 @@ export class ProfileStore {
       .map((name) => ({ name, profile: this.#parse(name, profiles[name]) }));
   }
 
-  set(name: string, profile: Profile): void {
+  set(name: string, profile: Profile): Promise<void> {
     checkProfileName(name);
     const value = Profile.parse(profile);
-    this.#write((s) => {
+    return this.#write((s) => {
       s.profiles = { ...(s.profiles ?? {}), [name]: value };
     });
   }
 
   /** Reads, changes and writes one profile; returns what was written. */
-  update(name: string, change: (p: Profile | undefined) => Profile): Profile {
+  async update(name: string, change: (p: Profile | undefined) => Profile): Promise<Profile> {
     const next = change(this.get(name));
-    this.set(name, next);
+    await this.set(name, next);
     return next;
   }
 
   /** Removes a profile (and clears it as current); false when there was none. */
-  remove(name: string): boolean {
+  async remove(name: string): Promise<boolean> {
     let removed = false;
-    this.#write((s) => {
+    await this.#write((s) => {
       if (s.profiles && Object.hasOwn(s.profiles, name)) {
         const { [name]: _gone, ...rest } = s.profiles;
         s.profiles = rest;
@@ -96,21 +88,44 @@ export class ProfileStore {
   }
 
   #read(): StoreShape {
+    let text: string;
     try {
-      return this.#conf.store;
+      text = readFileSync(this.path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw configError(this.path, err);
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
     } catch (err) {
       throw configError(this.path, err);
     }
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw configError(this.path, new Error('it is not a JSON object'));
+    return data as StoreShape;
   }
 
-  #write(change: (s: StoreShape) => void): void {
+  async #write(change: (s: StoreShape) => void): Promise<void> {
+    let conf: Conf<StoreShape>;
+    try {
+      conf = this.#conf ??= await openConf(this.dir);
+    } catch (err) {
+      // conf reads the file as it opens: a file that is not JSON is a read error
+      throw err instanceof SyntaxError ? configError(this.path, err) : this.#writeError(err);
+    }
+    // read, change and write with no await between: two writes of one command never
+    // start from the same file (a token of v1 and one of v2, say)
     const store = { ...this.#read() };
     change(store);
     try {
-      this.#conf.store = store;
+      conf.store = store;
     } catch (err) {
-      throw new CliError(`cannot write the config file ${this.path}: ${(err as Error).message}`, ExitCode.FAILURE);
+      throw this.#writeError(err);
     }
+  }
+
+  #writeError(err: unknown): CliError {
+    return new CliError(`cannot write the config file ${this.path}: ${(err as Error).message}`, ExitCode.FAILURE);
   }
 
   #parse(name: string, raw: unknown): Profile {
@@ -123,6 +138,17 @@ export class ProfileStore {
     }
     return r.data;
   }
+}
+
+async function openConf(dir: string): Promise<Conf<StoreShape>> {
+  const { default: Conf } = await import('conf');
+  return new Conf<StoreShape>({
+    cwd: dir,
+    configName: 'config',
+    configFileMode: CONFIG_FILE_MODE,
+    // profile names may contain dots
+    accessPropertiesByDotNotation: false,
+  });
 }
 
 function configError(path: string, err: unknown): CliError {

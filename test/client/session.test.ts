@@ -21,7 +21,7 @@ afterAll(() => server.close());
 
 beforeEach(async () => {
   dir = await makeTempDir();
-  openProfileStore({ CHAMBERCTL_CONFIG_DIR: dir }).set('default', {
+  await openProfileStore({ CHAMBERCTL_CONFIG_DIR: dir }).set('default', {
     baseUrl: server.baseUrl,
     clientId: server.clientId,
     clientSecret: server.clientSecret,
@@ -104,7 +104,7 @@ describe('openSession', () => {
     const ctx = ctxFor();
     const store = openProfileStore(ctx.env);
     const p = store.get('default')!;
-    store.set('default', {
+    await store.set('default', {
       ...p,
       tokens: { v2: { accessToken: 'not-a-valid-token', expiresAt: '2999-01-01T00:00:00Z', baseUrl: server.baseUrl } },
     });
@@ -120,7 +120,7 @@ describe('openSession', () => {
     const ctx = ctxFor();
     const store = openProfileStore(ctx.env);
     const { clientSecret: _s, ...rest } = store.get('default')!;
-    store.set('default', rest);
+    await store.set('default', rest);
     const err = await rejection(openSession(globals, ctx));
     expect(err?.exitCode).toBe(ExitCode.AUTH);
     expect(err?.message).toBe('profile "default" has no credentials; run `chamberctl login`');
@@ -132,7 +132,7 @@ describe('openSession', () => {
   it('fails with exit 3 when the saved secret is no longer accepted', async () => {
     const ctx = ctxFor();
     const store = openProfileStore(ctx.env);
-    store.set('default', { ...store.get('default')!, clientSecret: 'changed-on-the-server' });
+    await store.set('default', { ...store.get('default')!, clientSecret: 'changed-on-the-server' });
     session = await openSession(globals, ctx);
     const err = await rejection(session.api.listChambers('v1', {}));
     expect(err?.exitCode).toBe(ExitCode.AUTH);

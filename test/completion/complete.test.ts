@@ -13,9 +13,9 @@ let configDir: string;
 beforeAll(async () => {
   configDir = await makeTempDir();
   const store = openProfileStore({ CHAMBERCTL_CONFIG_DIR: configDir });
-  store.set('staging', { baseUrl: 'https://staging.example.org', apiVersion: 'auto', clientId: 'ci', clientSecret: 'S3cretS3cret', tokens: {} });
-  store.set('prod', { baseUrl: 'https://directory.example.org', apiVersion: 'v2', tokens: {} });
-  store.setCurrent('prod');
+  await store.set('staging', { baseUrl: 'https://staging.example.org', apiVersion: 'auto', clientId: 'ci', clientSecret: 'S3cretS3cret', tokens: {} });
+  await store.set('prod', { baseUrl: 'https://directory.example.org', apiVersion: 'v2', tokens: {} });
+  await store.setCurrent('prod');
 });
 afterAll(() => removeTempDir(configDir));
 

@@ -32,12 +32,12 @@ describe('saveServeProfile (called by serve)', () => {
 
   it('does not switch a user who has a current or a default profile', async () => {
     const store = openProfileStore(ctx().env);
-    store.set('default', { baseUrl: 'https://prod.example', apiVersion: 'auto', tokens: {} });
+    await store.set('default', { baseUrl: 'https://prod.example', apiVersion: 'auto', tokens: {} });
     expect(await save({ baseUrl: 'http://127.0.0.1:9000', clientId: 'c', clientSecret: 's' })).toMatchObject({ madeCurrent: false });
     expect(store.current()).toBeUndefined();
-    store.remove('default');
-    store.set('prod', { baseUrl: 'https://prod.example', apiVersion: 'auto', tokens: {} });
-    store.setCurrent('prod');
+    await store.remove('default');
+    await store.set('prod', { baseUrl: 'https://prod.example', apiVersion: 'auto', tokens: {} });
+    await store.setCurrent('prod');
     expect(await save({ baseUrl: 'http://127.0.0.1:9000', clientId: 'c', clientSecret: 's' })).toMatchObject({ madeCurrent: false });
     expect(store.current()).toBe('prod');
   });
@@ -48,7 +48,7 @@ describe('saveServeProfile (called by serve)', () => {
     const store = openProfileStore(ctx().env);
     const withToken = () => store.set('local', { ...store.get('local')!, tokens: { v2: token(url) } });
 
-    withToken();
+    await withToken();
     await save({ baseUrl: url, clientId: 'ci', clientSecret: 'a' });
     expect(store.get('local')!.tokens.v2).toBeDefined();
     await save({ baseUrl: url }); // no credentials given: the saved ones stay
@@ -58,7 +58,7 @@ describe('saveServeProfile (called by serve)', () => {
     await save({ baseUrl: 'http://127.0.0.1:8081' });
     expect(store.get('local')!.tokens).toEqual({});
 
-    withToken();
+    await withToken();
     await save({ baseUrl: 'http://127.0.0.1:8081', clientId: 'ci', clientSecret: 'b' });
     expect(store.get('local')!.tokens).toEqual({});
     expect(store.get('local')!.clientSecret).toBe('b');
@@ -73,7 +73,7 @@ describe('saveServeProfile (called by serve)', () => {
     // under its own name it is saved
     expect(await saveServeProfile(ctx(), { name: 'copy', baseUrl: 'http://127.0.0.1:8081', database: '/data/b.db', clientId: 'second', clientSecret: 'two' })).toMatchObject({ saved: true });
     // a profile made by login
-    store.set('prod', { baseUrl: 'https://prod.example', clientId: 'p', clientSecret: 'q', apiVersion: 'auto', tokens: {} });
+    await store.set('prod', { baseUrl: 'https://prod.example', clientId: 'p', clientSecret: 'q', apiVersion: 'auto', tokens: {} });
     expect(await save({ name: 'prod', baseUrl: 'http://127.0.0.1:8082', clientId: 'x', clientSecret: 'y' })).toMatchObject({
       saved: false,
       warning: expect.stringMatching(/belongs to https:\/\/prod\.example \(made by `chamberctl login`\)/),

@@ -22,63 +22,63 @@ const profile: Profile = {
 const mode = (path: string) => statSync(path).mode & 0o777;
 
 describe('profile store', () => {
-  it('creates the directory 0700 and the file 0600', () => {
+  it('creates the directory 0700 and the file 0600', async () => {
     const dir = join(tmp, 'nested', 'chamberctl');
     const store = openProfileStore({ CHAMBERCTL_CONFIG_DIR: dir });
-    store.set('default', profile);
+    await store.set('default', profile);
     expect(mode(dir)).toBe(0o700);
     expect(store.path).toBe(join(dir, 'config.json'));
     expect(mode(store.path)).toBe(0o600);
   });
 
-  it('writes atomically: a new file replaces the old one, no temporary files stay', () => {
+  it('writes atomically: a new file replaces the old one, no temporary files stay', async () => {
     const dir = join(tmp, 'cfg');
     const store = openProfileStore({ CHAMBERCTL_CONFIG_DIR: dir });
-    store.set('default', profile);
+    await store.set('default', profile);
     const before = statSync(store.path).ino;
-    store.set('other', profile);
+    await store.set('other', profile);
     expect(statSync(store.path).ino).not.toBe(before); // renamed into place, not rewritten in place
     expect(readdirSync(dir)).toEqual(['config.json']);
   });
 
-  it('tightens a config file that was readable by others on the next write', () => {
+  it('tightens a config file that was readable by others on the next write', async () => {
     const store = openProfileStore({ CHAMBERCTL_CONFIG_DIR: join(tmp, 'cfg') });
-    store.set('default', profile);
+    await store.set('default', profile);
     chmodSync(store.path, 0o644);
-    store.set('default', { ...profile, clientId: 'other' });
+    await store.set('default', { ...profile, clientId: 'other' });
     expect(mode(store.path)).toBe(0o600);
   });
 
-  it('round-trips profiles, including names with dots', () => {
+  it('round-trips profiles, including names with dots', async () => {
     const store = openProfileStore({ CHAMBERCTL_CONFIG_DIR: join(tmp, 'cfg') });
-    store.set('prod.eu', profile);
-    store.set('default', { ...profile, apiVersion: 'v1' });
+    await store.set('prod.eu', profile);
+    await store.set('default', { ...profile, apiVersion: 'v1' });
     expect(store.get('prod.eu')).toEqual(profile);
     expect(store.list().map((p) => p.name)).toEqual(['default', 'prod.eu']);
     expect(store.get('missing')).toBeUndefined();
     expect(store.get('__proto__')).toBeUndefined();
   });
 
-  it('rejects profile names that are not simple words (exit 2)', () => {
+  it('rejects profile names that are not simple words (exit 2)', async () => {
     const store = openProfileStore({ CHAMBERCTL_CONFIG_DIR: join(tmp, 'cfg') });
     for (const name of ['', '../x', '__proto__', 'a b', 'x'.repeat(65)]) {
       expect(() => store.set(name, profile), name).toThrow(CliError);
     }
   });
 
-  it('removing the current profile clears the selection', () => {
+  it('removing the current profile clears the selection', async () => {
     const store = openProfileStore({ CHAMBERCTL_CONFIG_DIR: join(tmp, 'cfg') });
-    store.set('a', profile);
-    store.setCurrent('a');
+    await store.set('a', profile);
+    await store.setCurrent('a');
     expect(store.current()).toBe('a');
-    expect(store.remove('a')).toBe(true);
+    expect(await store.remove('a')).toBe(true);
     expect(store.current()).toBeUndefined();
-    expect(store.remove('a')).toBe(false);
+    expect(await store.remove('a')).toBe(false);
   });
 
-  it('reports a broken config file in one sentence (exit 1)', () => {
+  it('reports a broken config file in one sentence (exit 1)', async () => {
     const dir = join(tmp, 'cfg');
-    openProfileStore({ CHAMBERCTL_CONFIG_DIR: dir }).set('default', profile);
+    await openProfileStore({ CHAMBERCTL_CONFIG_DIR: dir }).set('default', profile);
     writeFileSync(join(dir, 'config.json'), '{ not json');
     let err: unknown;
     try {

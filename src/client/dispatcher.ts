@@ -1,4 +1,4 @@
-import { EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
+import { EnvHttpProxyAgent, Pool, type Dispatcher } from './undici/index.js';
 
 // How requests leave the machine, with undici's public API only: a keep-alive Pool per
 // origin, or, when a proxy is configured in the environment, one EnvHttpProxyAgent that

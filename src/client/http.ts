@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Dispatcher } from 'undici';
+import type { Dispatcher } from './undici/index.js';
 import { directPool, proxyAgent, proxyFor, usesProxy, type ProxyEnv } from './dispatcher.js';
 import { networkError } from './errors.js';
 import { REDACTED, redactBody, redactHeader } from './redact.js';

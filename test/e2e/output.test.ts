@@ -187,9 +187,40 @@ describe('start-up', () => {
   it('a piped chambers list loads neither the table nor the spinner code', async () => {
     const cli = await loggedIn(server);
     try {
-      const urls = await loaded(['chambers', 'list'], cli.dir);
-      expect(urls.some((u) => /node_modules\/undici\//.test(u))).toBe(true);
-      expect(urls.filter((u) => /node_modules\/(cli-table3|ora|chalk|@inquirer)\//.test(u))).toEqual([]);
+      await cli.run(['chambers', 'list']); // a token, fetched and cached: later runs only read the config
+      for (const args of [['chambers', 'list'], ['chambers', 'list', '--json'], ['chambers', 'list', '--format', 'csv']]) {
+        const urls = await loaded(args, cli.dir);
+        expect(urls.some((u) => /node_modules\/undici\//.test(u))).toBe(true);
+        expect(urls.some((u) => /node_modules\/zod\/v4\/mini\//.test(u))).toBe(true);
+        // string-width builds an Intl.Segmenter as it loads (~30 ms); zod's classic API
+        // builds schemas several times slower than zod/mini (the contract uses the latter);
+        // conf and its ajv are needed to write the config file, not to read it
+        const slow = /node_modules\/(cli-table3|ora|chalk|@inquirer|string-width|get-east-asian-width|conf|ajv|semver)\/|node_modules\/zod\/v4\/classic\//;
+        expect(urls.filter((u) => slow.test(u)), args.join(' ')).toEqual([]);
+      }
+    } finally {
+      await cli.cleanup();
+    }
+  });
+
+  it("loads undici without node's own bundled copy of it, and leaves node's Headers in place", async () => {
+    const cli = await loggedIn(server);
+    const probe = join(cli.dir, 'probe.cjs');
+    // at exit: whether node loaded its internal undici during the run, then what Headers is
+    await writeFile(
+      probe,
+      `process.on('exit', () => { const loaded = process.moduleLoadList.some((m) => m.includes('deps/undici')); const get = typeof Object.getOwnPropertyDescriptor(globalThis, 'Headers').get; process.stderr.write(JSON.stringify({ loaded, get, headers: typeof globalThis.Headers })); });`,
+    );
+    try {
+      await cli.run(['chambers', 'list']); // the token, cached
+      const r = await execa(process.execPath, ['--require', probe, BIN, 'chambers', 'list'], {
+        env: { ...cleanEnv(), CHAMBERCTL_CONFIG_DIR: cli.dir },
+        extendEnv: false,
+        reject: false,
+      });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toContain('\t');
+      expect(JSON.parse(r.stderr)).toEqual({ loaded: false, get: 'function', headers: 'function' });
     } finally {
       await cli.cleanup();
     }

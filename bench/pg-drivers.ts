@@ -134,6 +134,9 @@ function porsager(url: string): Driver {
  */
 function brianc(url: string): Driver {
   const pool = new pg.Pool({ connectionString: url, max: WORKERS });
+  // An idle connection ended by the server (the DROP DATABASE … WITH (FORCE) of an
+  // interrupted run) is an 'error' event, which would otherwise crash the process.
+  pool.on('error', () => undefined);
   const names = new Map<string, string>();
   const nameOf = (text: string) => names.get(text) ?? (names.set(text, `bench_${names.size}`), names.get(text)!);
   return {

@@ -11,7 +11,10 @@
 // BENCH_DURATION seconds (default 6) through each driver, both as prepared statements on a
 // pool of 10: three rounds per endpoint, the drivers' order alternating, reported as the
 // median and the range of the three. The machine is shared and noisy: only figures from
-// the same run compare, and the per-round ratio shows how much the noise moves them.
+// the same run compare, and the per-round ratio shows how much the noise moves them. The
+// database server shares the machine's cores, so where its own work dominates (deep list
+// pages) throughput hardly tells the drivers apart; this process's CPU time per statement
+// is their own cost, and is printed too.
 //
 // What it does not measure: the HTTP server, the routes, JSON and the storage's own code
 // around the statements (bench/server.ts measures all of that); rows are decoded by each
@@ -22,6 +25,7 @@ import { deepStrictEqual } from 'node:assert/strict';
 import pg from 'pg';
 import postgres from 'postgres';
 import { PER_PAGE_DEFAULT } from '../src/contract/index.js';
+import { newId } from '../src/storage/ids.js';
 import { emailKey } from '../src/storage/store.js';
 import { PgStorage } from '../src/storage/postgres/pg-storage.js';
 
@@ -101,7 +105,7 @@ async function capture(storage: PgStorage, recording: { statements?: Statement[]
   const fresh = new Set<unknown>();
   const stamp = Date.now().toString(36);
   const post = await seq(async (i) => {
-    const id = `mb_bench_${stamp}_${i}`;
+    const id = newId('mb');
     const email = `Bench.${stamp}.${i}@example.org`;
     for (const v of [id, email, emailKey(email)]) fresh.add(v);
     await storage.chamberType(flagship); // the route's check that the chamber exists
@@ -172,12 +176,15 @@ async function checkDecoding(endpoint: Endpoint, a: Driver, b: Driver): Promise<
 interface Figure {
   rate: number;
   p99: number;
+  /** This process's CPU time per statement, µs: the driver's own cost (plus the loop's, the same for both). */
+  cpu: number;
 }
 
 /** WORKERS loops, each replaying the next recorded request, for `seconds`. */
 async function replay(driver: Driver, endpoint: Endpoint, seconds: number): Promise<Figure> {
   const latencies: number[] = [];
   let next = 0;
+  const cpu0 = process.cpuUsage();
   const started = performance.now();
   const deadline = started + seconds * 1000;
   await Promise.all(
@@ -192,8 +199,9 @@ async function replay(driver: Driver, endpoint: Endpoint, seconds: number): Prom
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   latencies.sort((x, y) => x - y);
-  return { rate: latencies.length / elapsed, p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0 };
+  return { rate: latencies.length / elapsed, p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0, cpu: (cpu.user + cpu.system) / latencies.length };
 }
 
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
@@ -232,7 +240,7 @@ async function main() {
           await replay(d, e, 1); // warm-up: connections open, statements prepared on each
           const f = await replay(d, e, DURATION);
           runs.get(d.name)!.push(f);
-          process.stderr.write(`  ${e.name}, round ${round + 1}, ${d.name}: ${f.rate.toFixed(0)} statements/s, p99 ${f.p99.toFixed(2)} ms\n`);
+          process.stderr.write(`  ${e.name}, round ${round + 1}, ${d.name}: ${f.rate.toFixed(0)} statements/s, p99 ${f.p99.toFixed(2)} ms, ${f.cpu.toFixed(0)} µs CPU per statement\n`);
         }
       }
       const [a, b] = [runs.get('postgres')!, runs.get('pg')!];
@@ -252,6 +260,8 @@ async function main() {
         'ratio per round': ratios.map((r) => r.toFixed(2)).join(' '),
         'postgres p99 ms': +median(a.map((f) => f.p99)).toFixed(2),
         'pg p99 ms': +median(b.map((f) => f.p99)).toFixed(2),
+        'postgres µs CPU/st': Math.round(median(a.map((f) => f.cpu))),
+        'pg µs CPU/st': Math.round(median(b.map((f) => f.cpu))),
       });
     }
     console.log(`\nPostgreSQL drivers on the storage's statements: ${SIZE} seed, ${WORKERS} workers, pools of ${WORKERS}, ${DURATION} s x ${ROUNDS} rounds, node ${process.version}`);

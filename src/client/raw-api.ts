@@ -4,6 +4,7 @@ import type { ApiVersion } from '../contract/index.js';
 import { errorFromResponse } from './errors.js';
 import type { HttpClient, HttpResponse } from './http.js';
 import type { TokenProvider } from './tokens.js';
+import { isLastPage } from './last-page.js';
 
 // `chamberctl api PATH`: any endpoint with the profile's token, as `gh api` does. The
 // request is built here from the command's flags; the answer is given back as it came.
@@ -156,7 +157,7 @@ export async function sendPaginated(
     items.push(...body.data);
     const total = Number(body.meta?.total);
     const perPage = Number(body.meta?.per_page) || body.data.length;
-    if (body.data.length === 0 || !Number.isFinite(total) || page * perPage >= total) return { items, last: res };
+    if (!Number.isFinite(total) || isLastPage(page, body.data.length, { per_page: perPage, total })) return { items, last: res };
     page++;
   }
 }

@@ -3,6 +3,7 @@ import type { ListPage } from '../contract/index.js';
 import { countOf, type ResourceView } from './columns.js';
 import { ListWriter, pageFooter } from './list-writer.js';
 import type { Output } from './output.js';
+import { isLastPage } from '../client/last-page.js';
 
 /** `--all` asks for the largest page the interface serves. */
 export const ALL_PER_PAGE = 100;
@@ -46,7 +47,7 @@ export async function printList<T>(
     }
     await writer.page(res.data);
     if (output.stdout.closed) return;
-    if (res.data.length === 0 || current_page * per_page >= total) break;
+    if (isLastPage(current_page, res.data.length, res.meta)) break;
     pages = ` of ${Math.ceil(total / Math.max(1, per_page))}`;
   }
   await writer.end();

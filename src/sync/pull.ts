@@ -3,6 +3,7 @@ import type { ApiVersion, ListPage } from '../contract/index.js';
 import type { DirectoryApi } from '../client/types.js';
 import type { Chamber } from '../contract/index.js';
 import type { CopyCounts, CopyStore, SyncSource } from '../storage/copy-store.js';
+import { isLastPage } from '../client/last-page.js';
 
 // `sync pull`: the whole directory behind a profile into a local copy, under the remote's
 // ids, as the remote sent each record. Streaming (a page at a time, chambers read back from
@@ -50,8 +51,7 @@ async function eachPage<T>(fetchPage: (query: Record<string, string>) => Promise
   for (let page = 1; ; page++) {
     const { data, meta } = await fetchPage({ page: String(page), per_page: String(PER_PAGE) });
     if (data.length) await take(data);
-    // meta.per_page: a server may give fewer per page than asked
-    if (data.length === 0 || page * Math.max(1, meta.per_page) >= meta.total) return;
+    if (isLastPage(page, data.length, meta)) return;
   }
 }
 

@@ -7,6 +7,7 @@ import type { TokenProvider } from '../client/tokens.js';
 import type { DirectoryApi } from '../client/types.js';
 import { emailKey } from '../storage/store.js';
 import type { CopyStore, LocalChange } from '../storage/copy-store.js';
+import { isLastPage } from '../client/last-page.js';
 
 // `sync push`: the chambers and members created in a copy, sent to the remote in the order
 // they were made, each at most once there:
@@ -225,7 +226,7 @@ async function findChamber(o: PushOptions, body: ChamberCreate, before: number):
       if (same(c)) return c;
       if (++seen >= newer) return undefined;
     }
-    if (data.length === 0 || page * Math.max(1, meta.per_page) >= meta.total) return undefined;
+    if (isLastPage(page, data.length, meta)) return undefined;
   }
 }
 
@@ -236,6 +237,6 @@ async function findMember(o: PushOptions, chamberId: string, email: string): Pro
     const { data, meta } = await o.api.listMembers('v2', chamberId, { sort: '-joined_at', page: String(page), per_page: String(PER_PAGE) });
     const found = data.find((m) => emailKey(m.email) === key);
     if (found) return found;
-    if (data.length === 0 || page * Math.max(1, meta.per_page) >= meta.total) return undefined;
+    if (isLastPage(page, data.length, meta)) return undefined;
   }
 }

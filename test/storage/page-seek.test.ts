@@ -6,7 +6,7 @@ import type { Sort } from '../../src/contract/index.js';
 import { Storage } from '../../src/storage/sqlite/storage.js';
 import { buildFixture } from '../helpers/fixture.js';
 
-// Pages read by a seek from the previous page's last row (src/storage/sqlite/page-boundaries.ts)
+// Pages read by a seek from the previous page's last row (src/storage/page-boundaries.ts)
 // are the pages OFFSET gives, in every order, and a write in between is never missed.
 const storage = new Storage(':memory:');
 const { big } = await buildFixture(storage, { hqs: 8, subsidiaries: 49, members: 45 });

@@ -189,6 +189,21 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_ms);
   `,
+  // 4: a number that every statement changing or removing chambers or members moves on
+  // (never an insert: inserts move the lists' totals). Each instance remembers where list
+  // pages ended, to read the next page by seeking from there instead of with OFFSET; a
+  // remembered place is used only while this number and the list's total are as they were.
+  `
+  CREATE TABLE list_generation (only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row), n bigint NOT NULL);
+  INSERT INTO list_generation (n) VALUES (0);
+  CREATE FUNCTION list_generation_bump() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE list_generation SET n = n + 1;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER chambers_generation AFTER UPDATE OR DELETE OR TRUNCATE ON chambers FOR EACH STATEMENT EXECUTE FUNCTION list_generation_bump();
+  CREATE TRIGGER members_generation AFTER UPDATE OR DELETE OR TRUNCATE ON members FOR EACH STATEMENT EXECUTE FUNCTION list_generation_bump();
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

@@ -13,7 +13,7 @@ import type {
 } from '../../contract/index.js';
 import { newId } from '../ids.js';
 import { migrate } from './migrations.js';
-import { PageBoundaries } from './page-boundaries.js';
+import { PageBoundaries } from '../page-boundaries.js';
 import {
   emailKey,
   IDEMPOTENCY_TTL_MS,
@@ -343,7 +343,7 @@ export class Storage {
   /**
    * A page of a chambers or members list: read from the previous page's last row (a seek in
    * the list's index) when this connection read that page since the last write, else with
-   * OFFSET (src/storage/sqlite/page-boundaries.ts). Both give the same rows.
+   * OFFSET (src/storage/page-boundaries.ts). Both give the same rows.
    */
   private sortedPage<T>(table: 'chambers' | 'members', json: string, where: string[], args: unknown[], sort: Sort<string>, p: Paging, total: number): JsonText<T>[] {
     const offset = (p.page - 1) * p.perPage;

@@ -1,13 +1,17 @@
 // The last row of each page read, per list (filter, sort and page size), so that the next
 // page is read by seeking from it in the list's index instead of skipping every row before
 // it with OFFSET: page 100 costs what page 2 does (docs/performance.md, "deep pages"). Not a
-// cache of answers: the rows are read each time; only where to start is remembered. Any
-// write to the database, through this connection or another, forgets everything.
+// cache of answers: the rows are read each time; only where to start is remembered.
+// On SQLite any write to the database, through this connection or another, forgets
+// everything (`version`). On PostgreSQL, shared by instances, each boundary carries a
+// stamp of the list it was read from, and the storage checks it in the seek's statement.
 
 /** Where a page ended: its last row's sort value and id. */
 export interface Boundary {
   key: unknown;
   id: string;
+  /** What the list was when this page was read (PostgreSQL: list_generation and total). */
+  stamp?: string;
 }
 
 /** Lists remembered at most; past it, all are forgotten (a bound on memory, not an LRU). */
@@ -17,11 +21,12 @@ export class PageBoundaries {
   #version: string | undefined;
   readonly #lists = new Map<string, Map<number, Boundary>>();
 
-  /** `version` changes with every write to the database (data_version and total_changes). */
-  constructor(private readonly version: () => string) {}
+  /** `version` changes with every write to the database (SQLite: data_version and total_changes). */
+  constructor(private readonly version?: () => string) {}
 
   /** Forgets everything when the database changed since the last call; once per list request. */
   check(): void {
+    if (!this.version) return;
     const v = this.version();
     if (v !== this.#version) {
       this.#lists.clear();

@@ -307,18 +307,15 @@ export class PgStorage implements DirectoryStore {
   }
 
   /**
-   * A page and the list's total in one round trip: the total from the counter rows, and the
-   * page read only when its offset is below that total (a page past the end costs no scan).
-   * `where` filters on columns the counter table has too.
-   */
-  /**
-   * A page of a chambers or members list and the list's total, in one statement. Page n is
+   * A page of a chambers or members list and the list's total, in one statement: the total
+   * from the counter rows (`where` filters on columns the counter table has too). Page n is
    * read by seeking from page n-1's last row in the list's index when this instance read
    * that page, else with OFFSET (which reads every row before the page: ~2 ms at page 100).
    * The statement also returns the list's total and list_generation (schema step 4); a
    * seek's rows are used only when both are what they were when the boundary was read, so
    * the set of rows in the list is the same (inserts move the total; changes and removals,
-   * by any instance, move the generation). Otherwise the page is read again with OFFSET.
+   * by any instance, move the generation). Otherwise the page is read again with OFFSET,
+   * and only when its offset is below the total (a page past the end costs no scan).
    */
   private async countedPage<T>(counts: string, columns: string, table: string, where: Where, sort: Sort<string>, p: Paging): Promise<{ rows: T[]; total: number }> {
     const { order, column, after } = sortOf(sort);

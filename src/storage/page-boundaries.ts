@@ -34,8 +34,19 @@ export class PageBoundaries {
     }
   }
 
-  get(list: string, page: number): Boundary | undefined {
-    return this.#lists.get(list)?.get(page);
+  /**
+   * The boundary of the nearest page before `page` that was read, and how many rows lie
+   * between it and `page`'s first row: the page is read by seeking from the boundary and
+   * skipping those (none when page-1 was read), which costs little however deep the page.
+   */
+  before(list: string, page: number, perPage: number): { boundary: Boundary; skip: number } | undefined {
+    const pages = this.#lists.get(list);
+    if (!pages || page <= 1) return undefined;
+    let at = 0;
+    const exact = pages.get(page - 1);
+    if (exact) at = page - 1;
+    else for (const k of pages.keys()) if (k < page && k > at) at = k;
+    return at ? { boundary: pages.get(at)!, skip: (page - 1 - at) * perPage } : undefined;
   }
 
   set(list: string, page: number, boundary: Boundary): void {

@@ -31,6 +31,15 @@ describe('pages read by seeking', () => {
     }
   }
 
+  it('pages read in any order: each from the nearest earlier page read, the pages between skipped', () => {
+    const sort = { field: 'name', desc: true } as const;
+    const read = (page: number) => storage.listMembers(big.id, { page, perPage: 3, sort }).docs;
+    const pages = Math.ceil(storage.listMembers(big.id, { page: 1, perPage: 1 }).total / 3);
+    const expected = Array.from({ length: pages }, (_, i) => (forget(), read(i + 1)));
+    forget();
+    for (const page of [1, 5, 3, 9, 4, 12, 2, 15, 14, 8].filter((n) => n <= pages)) expect(read(page), `page ${page}`).toEqual(expected[page - 1]);
+  });
+
   it('members, names that differ only in case included: the same pages as with OFFSET', () => {
     for (const sort of [{ field: 'name', desc: false }, { field: 'name', desc: true }, { field: 'joined_at', desc: false }] as const) {
       const read = (page: number) => storage.listMembers(big.id, { page, perPage: 4, sort }).docs;

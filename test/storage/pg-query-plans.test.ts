@@ -85,8 +85,9 @@ async function pagesOneAndTwo(list: (page: { page: number; perPage: number }) =>
     await list({ page: 1, perPage: 1 });
     await list({ page: 2, perPage: 1 });
   });
-  expect(plans.filter((p) => / OFFSET \$/.test(p.text)).length).toBe(1);
-  expect(plans.filter((p) => /\(\w+, id\) [<>] \(\$\d+, \$\d+\)/.test(p.text)).length).toBe(1);
+  const seeks = plans.filter((p) => /\(\w+, id\) [<>] \(\$\d+, \$\d+\)/.test(p.text));
+  expect(seeks.length).toBe(1);
+  expect(plans.filter((p) => / OFFSET \$/.test(p.text) && !seeks.includes(p)).length).toBe(1);
   return plans;
 }
 

@@ -310,7 +310,8 @@ export class PgStorage implements DirectoryStore {
    * A page of a chambers or members list and the list's total, in one statement: the total
    * from the counter rows (`where` filters on columns the counter table has too). Page n is
    * read by seeking from page n-1's last row in the list's index when this instance read
-   * that page, else with OFFSET (which reads every row before the page: ~2 ms at page 100).
+   * that page (or from the nearest earlier page it read, skipping the pages between), else
+   * with OFFSET (which reads every row before the page: ~2 ms at page 100).
    * The statement also returns the list's total and list_generation (schema step 4); a
    * seek's rows are used only when both are what they were when the boundary was read, so
    * the set of rows in the list is the same (inserts move the total; changes and removals,
@@ -321,21 +322,23 @@ export class PgStorage implements DirectoryStore {
     const { order, column, after } = sortOf(sort);
     const n = where.args.length;
     const list = `${table}|${where.sql()}|${JSON.stringify(where.args)}|${order}|${p.perPage}`;
-    const read = async (from: Boundary | undefined) => {
-      // $n+1: the page size; then the boundary's sort value and id, or the OFFSET
+    const read = async (from: { boundary: Boundary; skip: number } | undefined) => {
+      // $n+1: the page size, $n+2: the rows to skip; then the boundary's sort value and id
       const page = from
-        ? `${where.sql(`(${column}, id) ${after} ($${n + 2}, $${n + 3})`)} ORDER BY ${order} LIMIT $${n + 1}`
+        ? `${where.sql(`(${column}, id) ${after} ($${n + 3}, $${n + 4})`)} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`
         : `${where.sql(`t.total > $${n + 2}`)} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`;
       const text =
         `SELECT t.total, g.n AS generation, p.* FROM (SELECT coalesce(sum(n), 0)::bigint AS total FROM ${counts}${where.sql()}) t ` +
         `CROSS JOIN list_generation g LEFT JOIN LATERAL (SELECT ${columns}, ${column} AS sort_key FROM ${table}${page}) p ON true`;
-      const args = from ? [...where.args, p.perPage, String(from.key), from.id] : [...where.args, p.perPage, (p.page - 1) * p.perPage];
+      const args = from
+        ? [...where.args, p.perPage, from.skip, String(from.boundary.key), from.boundary.id]
+        : [...where.args, p.perPage, (p.page - 1) * p.perPage];
       const rows = (await this.sql.unsafe(text, args, { prepare: true })) as unknown as (T & { total: string; generation: string; id: string | null; sort_key: string })[];
       return { rows, stamp: `${rows[0]!.generation}:${rows[0]!.total}` };
     };
-    const from = p.page > 1 ? this.boundaries.get(list, p.page - 1) : undefined;
+    const from = this.boundaries.before(list, p.page, p.perPage);
     let result = from && (await read(from));
-    if (!result || result.stamp !== from!.stamp) result = await read(undefined);
+    if (!result || result.stamp !== from!.boundary.stamp) result = await read(undefined);
     const { rows, stamp } = result;
     const last = rows[rows.length - 1]!;
     if (rows.length === p.perPage && last.id !== null) this.boundaries.set(list, p.page, { key: last.sort_key, id: last.id, stamp });

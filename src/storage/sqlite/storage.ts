@@ -342,8 +342,9 @@ export class Storage {
 
   /**
    * A page of a chambers or members list: read from the previous page's last row (a seek in
-   * the list's index) when this connection read that page since the last write, else with
-   * OFFSET (src/storage/page-boundaries.ts). Both give the same rows.
+   * the list's index) when this connection read that page since the last write, or from the
+   * nearest earlier page it read, skipping the pages between; else with OFFSET
+   * (src/storage/page-boundaries.ts). All give the same rows.
    */
   private sortedPage<T>(table: 'chambers' | 'members', json: string, where: string[], args: unknown[], sort: Sort<string>, p: Paging, total: number): JsonText<T>[] {
     const offset = (p.page - 1) * p.perPage;
@@ -354,14 +355,16 @@ export class Storage {
     const filters = where.length ? where.join(' AND ') : '1';
     const list = `${table}|${filters}|${JSON.stringify(args)}|${order}|${p.perPage}`;
     this.boundaries.check();
-    const from = p.page > 1 ? this.boundaries.get(list, p.page - 1) : undefined;
+    const from = this.boundaries.before(list, p.page, p.perPage);
     let rows: [JsonText<T>, unknown, string][];
     if (from) {
-      // (column, id) after the boundary in the list's order, as a range on the index
+      // (column, id) after the boundary in the list's order, as a range on the index; then
+      // the pages between the boundary's and this one skipped (none when page-1 was read)
       const [after, atOrAfter] = sort.desc ? ['<', '<='] : ['>', '>='];
       const sql = `SELECT ${json}, ${column}, id FROM ${table} WHERE ${filters} AND ${column} ${atOrAfter} ?${collate}
-        AND (${column} ${after} ?${collate} OR id ${after} ?) ORDER BY ${order} LIMIT ?`;
-      rows = this.stmt(sql).raw().all(...args, from.key, from.key, from.id, p.perPage) as typeof rows;
+        AND (${column} ${after} ?${collate} OR id ${after} ?) ORDER BY ${order} LIMIT ? OFFSET ?`;
+      const { key, id } = from.boundary;
+      rows = this.stmt(sql).raw().all(...args, key, key, id, p.perPage, from.skip) as typeof rows;
     } else {
       const sql = `SELECT ${json}, ${column}, id FROM ${table} WHERE ${filters} ORDER BY ${order} LIMIT ? OFFSET ?`;
       rows = this.stmt(sql).raw().all(...args, p.perPage, offset) as typeof rows;

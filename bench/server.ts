@@ -8,10 +8,11 @@
 // plus POST member through two instances on that database at once.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Request } from 'autocannon';
+import { cpuSplit, formatSplit, pidsNamed } from './lib/cpu-split.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
@@ -26,10 +27,14 @@ process.on('exit', () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** The pid of each `serve` by the name given to serve(). */
+const servePids = new Map<string, number>();
+
 /** Spawns a node process and resolves with the first stdout match of `pattern`. */
-function spawnAndWait(args: string[], pattern: RegExp, env: NodeJS.ProcessEnv = {}): Promise<string> {
+function spawnAndWait(args: string[], pattern: RegExp, env: NodeJS.ProcessEnv = {}, name?: string): Promise<string> {
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
+  if (name && child.pid) servePids.set(name, child.pid);
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
@@ -70,6 +75,7 @@ function serve(db: string, name: string, extra: string[] = []): Promise<string> 
     ],
     /"base_url":"([^"]+)"/,
     { CHAMBERCTL_CONFIG_DIR: join(dir, `config-${name}`) },
+    name,
   );
 }
 
@@ -118,8 +124,26 @@ function membersQuery(): string {
   return `${pick(['', 'filter[status]=active&', 'filter[status]=pending&'])}sort=${pick(['name', '-name', 'joined_at', '-joined_at'])}&page=${1 + random(100)}`;
 }
 
+/** The machine's cores: the CPU split of a POST member run is a share of them. */
+const CORES = availableParallelism();
+/** The CPU split of each POST member run, printed with the results. */
+const splits: string[] = [];
+
+/**
+ * Runs a measurement while reading the CPU time of the load generator (this process), the
+ * named `serve` instances and PostgreSQL's processes: what bounds the figure (bench/lib/cpu-split.ts).
+ */
+async function withCpuSplit(name: string, serves: string[], work: () => Promise<Figure>): Promise<Figure> {
+  const groups: Record<string, () => number[]> = { 'load generator': () => [process.pid] };
+  for (const s of serves) groups[`serve ${s}`] = () => (servePids.has(s) ? [servePids.get(s)!] : []);
+  groups.postgres = () => pidsNamed('postgres');
+  const split = await cpuSplit(groups, CORES, work);
+  splits.push(`${name}: ${formatSplit(split)}`);
+  return split.result;
+}
+
 /** The four endpoints of one server (its large seed: the flagship chamber has 100k members). */
-async function measureServer(label: string, base: string): Promise<Figure[]> {
+async function measureServer(label: string, base: string, serveName: string): Promise<Figure[]> {
   const headers = await bearer(base);
   const get = async (path: string) => (await (await fetch(`${base}${path}`, { headers })).json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
   const flagship = (await get('/v2/chambers?per_page=1')).data[0].id as string;
@@ -136,7 +160,9 @@ async function measureServer(label: string, base: string): Promise<Figure[]> {
       requests: [{ setupRequest: (req) => ({ ...req, path: `/v2/chambers/${flagship}/members?${membersQuery()}` }) }],
     }),
     await measure(`${label}: v2 get chamber by id`, `${base}/v2/chambers/${flagship}`, { headers }),
-    await measure(`${label}: v2 POST member`, `${base}/v2/chambers/${flagship}/members`, { requests: postMember(flagship, headers, label.replace(/\W/g, '')) }),
+    await withCpuSplit(`${label}: v2 POST member`, [serveName], () =>
+      measure(`${label}: v2 POST member`, `${base}/v2/chambers/${flagship}/members`, { requests: postMember(flagship, headers, label.replace(/\W/g, '')) }),
+    ),
   ];
 }
 
@@ -148,16 +174,19 @@ async function measureTwoInstances(a: string, b: string): Promise<Figure> {
   const run = (url: string, tag: string, duration: number) =>
     autocannon({ url: `${url}/v2/chambers/${flagship}/members`, connections: half, duration, requests: postMember(flagship, headers, tag) });
   await Promise.all([run(a, 'wa', 1), run(b, 'wb', 1)]); // warm-up
-  const [ra, rb] = await Promise.all([run(a, 'ia', DURATION), run(b, 'ib', DURATION)]);
-  const fig = {
-    name: 'postgres, two instances: v2 POST member',
-    rps: ra.requests.average + rb.requests.average,
-    p99: Math.max(ra.latency.p99, rb.latency.p99),
-    errors: ra.errors + ra.timeouts + rb.errors + rb.timeouts,
-    non2xx: ra.non2xx + rb.non2xx,
-  };
-  process.stderr.write(`  measured ${fig.name}: ${fig.rps.toFixed(0)} req/s, p99 ${fig.p99} ms\n`);
-  return fig;
+  const name = 'postgres, two instances: v2 POST member';
+  return withCpuSplit(name, ['pg-a', 'pg-b'], async () => {
+    const [ra, rb] = await Promise.all([run(a, 'ia', DURATION), run(b, 'ib', DURATION)]);
+    const fig = {
+      name,
+      rps: ra.requests.average + rb.requests.average,
+      p99: Math.max(ra.latency.p99, rb.latency.p99),
+      errors: ra.errors + ra.timeouts + rb.errors + rb.timeouts,
+      non2xx: ra.non2xx + rb.non2xx,
+    };
+    process.stderr.write(`  measured ${fig.name}: ${fig.rps.toFixed(0)} req/s, p99 ${fig.p99} ms\n`);
+    return fig;
+  });
 }
 
 async function main() {
@@ -186,9 +215,9 @@ async function main() {
   try {
     const figures: Figure[] = [];
     figures.push(await measure('bare Fastify route', `http://127.0.0.1:${port}/bare`));
-    const sqlite = await measureServer('sqlite', base);
+    const sqlite = await measureServer('sqlite', base, 'sqlite');
     figures.push(...sqlite);
-    const pg = pgBase ? await measureServer('postgres', pgBase) : [];
+    const pg = pgBase ? await measureServer('postgres', pgBase, 'pg-a') : [];
     figures.push(...pg);
     const two = pgBase && pgBase2 ? await measureTwoInstances(pgBase, pgBase2) : undefined;
     if (two) figures.push(two);
@@ -208,6 +237,8 @@ async function main() {
     console.log(`\nserver benchmark: ${CONNECTIONS} connections, ${DURATION} s each, node ${process.version}`);
     console.table(rows);
     console.log(`bare route: ${Math.round(figures[0]!.rps)} then ${Math.round(bareAgain.rps)} req/s; ratios use the mean`);
+    console.log(`\nwhere the ${CORES} cores went during each POST member run (CPU time as a share of cores x wall time):`);
+    for (const line of splits) console.log(`  ${line}`);
     const [chambers, members, , post] = sqlite;
     const checks: (readonly [string, boolean])[] = [
       ...[chambers!, members!].map((f) => [`${f.name} >= 0.25x bare`, f.rps / bare >= 0.25] as const),

@@ -28,6 +28,7 @@ import { PER_PAGE_DEFAULT } from '../src/contract/index.js';
 import { newId } from '../src/storage/ids.js';
 import { emailKey } from '../src/storage/store.js';
 import { PgStorage } from '../src/storage/postgres/pg-storage.js';
+import { seededRandom } from './lib/seeded-random.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 6);
 const WORKERS = 10;
@@ -61,14 +62,7 @@ interface Driver {
 
 // The same filter, sort and page combinations as bench/server.ts draws for its URLs, from
 // the same kind of seeded generator (the same sequence every run).
-let state = 0x2545f491;
-const random = (n: number) => {
-  state ^= state << 13;
-  state ^= state >>> 17;
-  state ^= state << 5;
-  return (state >>> 0) % n;
-};
-const pick = <T>(items: readonly T[]) => items[random(items.length)]!;
+const { random, pick } = seededRandom();
 const CHAMBER_FILTERS = [{}, { type: 'hq' }, { type: 'subsidiary' }, { status: 'active' }, { status: 'pending' }, { type: 'subsidiary', status: 'active' }] as const;
 const MEMBER_FILTERS = [{}, { status: 'active' }, { status: 'pending' }] as const;
 const sortOf = <F extends string>(fields: readonly F[]) => ({ field: pick(fields), desc: random(2) === 1 });

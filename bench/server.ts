@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Request } from 'autocannon';
 import { cpuSplit, formatSplit, pidsNamed } from './lib/cpu-split.js';
+import { seededRandom } from './lib/seeded-random.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
@@ -108,14 +109,7 @@ function postMember(flagship: string, headers: Record<string, string>, tag: stri
 // The lists are asked for with a filter and sort combination and a page among the first 100,
 // drawn afresh for every request (from a seeded generator, the same sequence every run), so
 // that no cache of answers to a repeated URL could help (the speed issue asks for this).
-let state = 0x2545f491;
-const random = (n: number) => {
-  state ^= state << 13;
-  state ^= state >>> 17;
-  state ^= state << 5;
-  return (state >>> 0) % n;
-};
-const pick = <T>(items: readonly T[]) => items[random(items.length)]!;
+const { random, pick } = seededRandom();
 const CHAMBER_FILTERS = ['', 'filter[type]=hq&', 'filter[type]=subsidiary&', 'filter[status]=active&', 'filter[status]=pending&', 'filter[type]=subsidiary&filter[status]=active&'];
 function chambersQuery(): string {
   return `${pick(CHAMBER_FILTERS)}sort=${pick(['name', '-name', 'created_at', '-created_at'])}&page=${1 + random(100)}`;

@@ -1,5 +1,5 @@
 import type { Chamber, Member } from '../contract/index.js';
-import { chamberView, eventView, memberView, type ResourceView } from './columns.js';
+import { eventView, memberView, type ResourceView } from './columns.js';
 import { formatTime, oneLine, orNone, tsvRow } from './format.js';
 import type { Output } from './output.js';
 

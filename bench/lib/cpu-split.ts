@@ -50,10 +50,10 @@ export function pidsNamed(name: string): number[] {
 }
 
 /**
- * Runs `work` and returns, per group, the CPU seconds its processes used meanwhile, with
- * the wall time and the cores that time offered (`cores` x wall). A group's processes are
- * looked up before and after (a PostgreSQL connection opened during the run counts from
- * its start; one closed during it loses its last figures).
+ * Runs `work` and returns, per group, the CPU seconds its processes used meanwhile, the
+ * rest of the machine's time, and the CPU seconds the run had (`cores` x wall time). A
+ * group's processes are looked up before and after (a PostgreSQL connection opened during
+ * the run counts from its start; one closed during it loses its last figures).
  */
 export async function cpuSplit<T>(groups: Record<string, () => number[]>, cores: number, work: () => Promise<T>) {
   const before = new Map<number, number>();
@@ -65,14 +65,14 @@ export async function cpuSplit<T>(groups: Record<string, () => number[]>, cores:
   const machineAfter = machine();
   const seconds: Record<string, number> = {};
   for (const [name, pids] of Object.entries(groups)) {
-    seconds[name] = [...new Set(pids())].reduce((sum, pid) => sum + cpuOf(pid) - (before.get(pid) ?? 0), 0);
+    seconds[name] = pids().reduce((sum, pid) => sum + cpuOf(pid) - (before.get(pid) ?? 0), 0);
   }
   const ours = Object.values(seconds).reduce((a, b) => a + b, 0);
   const delta = (k: keyof ReturnType<typeof machine>) => machineAfter[k] - machineBefore[k];
   // the rest of the machine: busy time no group accounts for (other processes, interrupts),
   // time the cores sat idle or waited for the disk, and time the hypervisor took (steal)
   const rest = { 'other busy': Math.max(0, delta('busy') - ours), idle: delta('idle'), 'disk wait': delta('iowait'), steal: delta('steal') };
-  return { result, wall, cores, available: cores * wall, seconds, rest };
+  return { result, available: cores * wall, seconds, rest };
 }
 
 /**

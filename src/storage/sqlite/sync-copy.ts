@@ -304,7 +304,6 @@ export class SyncCopy implements CopyStore {
     this.storage.stmt("UPDATE local_changes SET state = 'rejected', error = ? WHERE id = ?").run(error, changeId);
   }
 
-
   /**
    * The remote holds the chamber now: the copy keeps the remote's record under its id, the
    * local record's members, events, subsidiaries and pending changes follow it there, and

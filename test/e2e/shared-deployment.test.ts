@@ -190,6 +190,7 @@ describe('the database going away under a running instance', () => {
         call(c.baseUrl, 'GET', '/v2/chambers', { token: t }),
         call(c.baseUrl, 'POST', '/v2/chambers', { token: t, body: { name: 'Down', type: 'hq', address: { street: 's', city: 'c', country: 'BE' } } }),
         call(c.baseUrl, 'GET', '/healthz'),
+        call(c.baseUrl, 'GET', '/v2/chambers/ch_gone', { token: t }), // a lookup: the connection of its own
       ]);
       expect(Date.now() - started).toBeLessThan(15_000);
       for (const r of during) {
@@ -207,6 +208,7 @@ describe('the database going away under a running instance', () => {
       }
       expect(health).toBe(200);
       expect((await call(c.baseUrl, 'GET', '/v2/chambers', { token: t })).status).toBe(200);
+      expect((await call(c.baseUrl, 'GET', '/v2/chambers/ch_gone', { token: t })).status).toBe(404);
       expect(c.proc.exitCode).toBeNull(); // still running
     } finally {
       await c.stop();

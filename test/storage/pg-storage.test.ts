@@ -143,6 +143,28 @@ describe('PgStorage answers exactly as the SQLite storage', () => {
   });
 });
 
+describe('PgStorage connections', () => {
+  it('lookups by key in flight together share one connection of their own; lists spread over the pool', async () => {
+    const backends = async () =>
+      new Set((await pg.sql<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`).map((r) => r.pid));
+    const own = await PgStorage.open(db.url, { poolSize: 6 });
+    try {
+      const before = await backends();
+      const found = await Promise.all(
+        Array.from({ length: 24 }, (_, i) => (i % 3 ? own.getChamber(chamberIds[i]!) : own.getMember(bigId, `mb_${String(i).padStart(6, '0')}`))),
+      );
+      expect(found.every((x) => x !== undefined)).toBe(true);
+      expect(await own.chamberType(chamberIds[0]!)).toBe('hq');
+      const afterLookups = await backends();
+      expect([...afterLookups].filter((pid) => !before.has(pid))).toHaveLength(1);
+      await Promise.all(Array.from({ length: 12 }, (_, i) => own.listChambers({ page: 1 + (i % 4), perPage: 5 })));
+      expect([...(await backends())].filter((pid) => !afterLookups.has(pid)).length).toBeGreaterThan(1);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('PgStorage shared by several instances', () => {
   it('instances starting together on a new database migrate it once', async () => {
     const fresh = await createTestDatabase();

@@ -74,28 +74,39 @@ export class PgStorage implements DirectoryStore {
 
   private constructor(
     readonly sql: Sql,
+    /**
+     * One connection of its own for lookups by key (a chamber, a member, a token): they are
+     * pipelined on it. Such a lookup costs PostgreSQL a few tens of µs, less than the system
+     * calls of a round trip of its own; the pool would give each concurrent lookup an idle
+     * connection, i.e. one write, one read and one backend woken per lookup, where lookups
+     * in flight together on one connection go out in one write and come back in one read.
+     * Lists and writes, which can take milliseconds, stay on the pool, so a lookup never
+     * queues behind them (docs/performance.md, "Lookups pipelined on one connection").
+     */
+    private readonly lookups: Sql,
     url: string,
   ) {
     this.location = redactUrl(url);
   }
 
   static async open(url: string, opts: PgStorageOptions = {}): Promise<PgStorage> {
-    const sql = postgres(url, {
-      max: opts.poolSize ?? 10,
+    const options = {
       connect_timeout: opts.connectTimeoutSeconds ?? 3,
       idle_timeout: 60,
       prepare: true,
       onnotice: () => undefined,
       transform: { undefined: null },
       ...(opts.onQuery ? { debug: (_connection: number, text: string, params: unknown[]) => opts.onQuery!(text, params) } : {}),
-    });
+    } as const;
+    const sql = postgres(url, { ...options, max: opts.poolSize ?? 10 });
     try {
       await migratePostgres(sql);
     } catch (err) {
       await sql.end({ timeout: 1 }).catch(() => undefined);
       throw err;
     }
-    return new PgStorage(sql, url);
+    // postgres.js connects on the first query, so the lookup connection opens when needed
+    return new PgStorage(sql, postgres(url, { ...options, max: 1 }), url);
   }
 
   /** The demo data, once, even when several instances start together on a new database. */
@@ -104,7 +115,7 @@ export class PgStorage implements DirectoryStore {
   }
 
   async close(): Promise<void> {
-    await this.sql.end({ timeout: 5 });
+    await Promise.all([this.sql.end({ timeout: 5 }), this.lookups.end({ timeout: 5 })]);
   }
 
   /** Whether the database answers (GET /healthz). */
@@ -144,7 +155,7 @@ export class PgStorage implements DirectoryStore {
   }
 
   async findToken(hash: Buffer): Promise<{ version: string; expiresAt: number; clientId: string } | undefined> {
-    const [row] = await this.sql<{ version: string; expires_at: string; client_id: string }[]>`SELECT version, expires_at, client_id FROM tokens WHERE hash = ${hash}`;
+    const [row] = await this.lookups<{ version: string; expires_at: string; client_id: string }[]>`SELECT version, expires_at, client_id FROM tokens WHERE hash = ${hash}`;
     return row && { version: row.version, expiresAt: Number(row.expires_at), clientId: row.client_id };
   }
 
@@ -178,12 +189,12 @@ export class PgStorage implements DirectoryStore {
   }
 
   async getChamber(id: string): Promise<JsonText<Chamber> | undefined> {
-    const [row] = await this.sql.unsafe<Stored<ChamberRow>[]>(`SELECT ${CHAMBER_SELECT} FROM chambers WHERE id = $1`, [id], { prepare: true });
+    const [row] = await this.lookups.unsafe<Stored<ChamberRow>[]>(`SELECT ${CHAMBER_SELECT} FROM chambers WHERE id = $1`, [id], { prepare: true });
     return row && chamberJson(row);
   }
 
   async chamberType(id: string): Promise<ChamberType | undefined> {
-    const [row] = await this.sql<{ type: ChamberType }[]>`SELECT type FROM chambers WHERE id = ${id}`;
+    const [row] = await this.lookups<{ type: ChamberType }[]>`SELECT type FROM chambers WHERE id = ${id}`;
     return row?.type;
   }
 
@@ -262,7 +273,7 @@ export class PgStorage implements DirectoryStore {
   }
 
   async getMember(chamberId: string, memberId: string): Promise<JsonText<Member> | undefined> {
-    const [row] = await this.sql.unsafe<Stored<Member>[]>(`SELECT ${MEMBER_SELECT} FROM members WHERE id = $1 AND chamber_id = $2`, [memberId, chamberId], {
+    const [row] = await this.lookups.unsafe<Stored<Member>[]>(`SELECT ${MEMBER_SELECT} FROM members WHERE id = $1 AND chamber_id = $2`, [memberId, chamberId], {
       prepare: true,
     });
     return row && memberJson(row);

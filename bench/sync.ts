@@ -6,10 +6,11 @@
 //
 //   npm run bench:sync [-- --size standard] [-- --concurrency 8]
 //
-// Prints rows/s of each, their ratio (target >= 0.8), and the pull's peak RSS (target < 200 MB).
+// Prints rows/s of each, their ratio (target >= 0.8), the pull's peak RSS (target < 200 MB),
+// and where the cores went during each run (the worker, serve, idle: what bounds the ratio).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
@@ -21,9 +22,11 @@ import { seedDemo, type SeedSizeName } from '../src/storage/seed/index.js';
 import { SyncCopy } from '../src/storage/sqlite/sync-copy.js';
 import { Storage } from '../src/storage/sqlite/storage.js';
 import { newPullStats, pull } from '../src/sync/pull.js';
+import { cpuSplit, formatSplit } from './lib/cpu-split.js';
 import { peakRssMiB } from './lib/peak-rss.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CORES = availableParallelism();
 const CLIENT = { clientId: 'bench', clientSecret: 'BenchSecret0123456789' };
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(name);
@@ -34,7 +37,15 @@ interface WorkerResult {
   rows: number;
   ms: number;
   maxRssMiB: number;
+  /** CPU seconds the worker process used (all its threads). */
+  cpuSeconds: number;
 }
+
+/** CPU seconds this process has used so far. */
+const ownCpuSeconds = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
 
 // ---------------------------------------------------------------- workers (child processes)
 
@@ -58,7 +69,7 @@ async function pullWorker(url: string, db: string, concurrency: number): Promise
   const ms = performance.now() - started;
   copy.close();
   await http.close();
-  return { rows: stats.rows, ms, maxRssMiB: peakRssMiB() };
+  return { rows: stats.rows, ms, maxRssMiB: peakRssMiB(), cpuSeconds: ownCpuSeconds() };
 }
 
 /** What a script would do: every page of every list, parsed, nothing more. */
@@ -96,7 +107,7 @@ async function loopWorker(url: string, concurrency: number): Promise<WorkerResul
   );
   const ms = performance.now() - started;
   await pool.close();
-  return { rows, ms, maxRssMiB: peakRssMiB() };
+  return { rows, ms, maxRssMiB: peakRssMiB(), cpuSeconds: ownCpuSeconds() };
 }
 
 // ---------------------------------------------------------------- the bench
@@ -139,10 +150,20 @@ async function main(): Promise<void> {
   });
 
   const self = fileURLToPath(import.meta.url);
+  const splits: string[] = [];
   const worker = async (mode: string, extra: string[] = []): Promise<WorkerResult> => {
     process.stderr.write(`running the ${mode}...\n`);
-    const out = await runChild([self, '--worker', mode, '--url', url, '--concurrency', String(concurrency), ...extra]).stdout;
-    return JSON.parse(out) as WorkerResult;
+    // where the cores went meanwhile: the worker reports its own CPU time (it is gone
+    // before /proc could be read), the server's is read from /proc
+    const split = await cpuSplit({ serve: () => (server.child.pid ? [server.child.pid] : []) }, CORES, async () => {
+      const out = await runChild([self, '--worker', mode, '--url', url, '--concurrency', String(concurrency), ...extra]).stdout;
+      return JSON.parse(out) as WorkerResult;
+    });
+    const r = split.result;
+    const seconds = { [mode]: r.cpuSeconds, ...split.seconds };
+    const rest = { ...split.rest, 'other busy': Math.max(0, split.rest['other busy'] - r.cpuSeconds) };
+    splits.push(`${mode}: ${formatSplit({ available: split.available, seconds, rest })} (${r.cpuSeconds.toFixed(1)} s in the ${mode}, ${split.seconds.serve!.toFixed(1)} s in serve, ${(r.ms / 1000).toFixed(1)} s wall)`);
+    return r;
   };
   // the loop before and after the pull: the pull is compared with the mean of the two
   const loopA = await worker('loop');
@@ -157,6 +178,8 @@ async function main(): Promise<void> {
   console.log(`sync pull:   ${fmt(rate(pulled))} rows/s (${fmt(pulled.rows)} rows in ${(pulled.ms / 1000).toFixed(1)} s)`);
   console.log(`ratio:       ${(rate(pulled) / loopRate).toFixed(2)}x the paged GETs (target >= 0.8)`);
   console.log(`peak RSS:    sync pull ${pulled.maxRssMiB.toFixed(0)} MiB (target < 200 MB); paged GETs ${loopA.maxRssMiB.toFixed(0)} MiB`);
+  console.log(`where the ${CORES} cores went (CPU time as a share of cores x wall time):`);
+  for (const line of splits) console.log(`  ${line}`);
   server.child.kill('SIGTERM');
 }
 

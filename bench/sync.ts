@@ -19,7 +19,8 @@ import { HttpClient } from '../src/client/http.js';
 import { TokenProvider } from '../src/client/tokens.js';
 import { tuneGcForImport } from '../src/import/gc-tuning.js';
 import { seedDemo, type SeedSizeName } from '../src/storage/seed/index.js';
-import { SyncCopy } from '../src/storage/sqlite/sync-copy.js';
+import { serveCopyInWorker } from '../src/storage/sqlite/copy-worker.js';
+import { ThreadedCopy } from '../src/storage/sqlite/threaded-copy.js';
 import { Storage } from '../src/storage/sqlite/storage.js';
 import { newPullStats, pull } from '../src/sync/pull.js';
 import { cpuSplit, formatSplit } from './lib/cpu-split.js';
@@ -52,7 +53,8 @@ const ownCpuSeconds = () => {
 async function pullWorker(url: string, db: string, concurrency: number): Promise<WorkerResult> {
   const http = new HttpClient();
   const tokens = new TokenProvider({ http, baseUrl: url, credentials: CLIENT, cache: { load: () => undefined, save: () => undefined }, now: () => new Date() });
-  const copy = new SyncCopy(new Storage(db, { cacheMiB: 32 }));
+  // as `chamberctl sync pull` opens it: written on a worker thread (this file started again)
+  const copy = await ThreadedCopy.open(db, 32, { script: fileURLToPath(import.meta.url), argv: ['--worker', 'copy'] });
   const stats = newPullStats();
   tuneGcForImport(); // as `chamberctl sync pull` does
   const started = performance.now();
@@ -67,7 +69,7 @@ async function pullWorker(url: string, db: string, concurrency: number): Promise
     stats,
   });
   const ms = performance.now() - started;
-  copy.close();
+  await copy.close();
   await http.close();
   return { rows: stats.rows, ms, maxRssMiB: peakRssMiB(), cpuSeconds: ownCpuSeconds() };
 }
@@ -184,7 +186,9 @@ async function main(): Promise<void> {
 }
 
 const mode = arg('--worker', '');
-if (mode) {
+if (mode === 'copy') {
+  serveCopyInWorker(); // the pull's copy, on a worker thread of the pull's process
+} else if (mode) {
   const url = arg('--url', '');
   const concurrency = Number(arg('--concurrency', '8'));
   const result = mode === 'pull' ? await pullWorker(url, arg('--db', ''), concurrency) : await loopWorker(url, concurrency);

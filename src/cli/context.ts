@@ -1,4 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
+import { COPY_WORKER_ARG } from '../storage/sqlite/copy-worker-arg.js';
+import type { CopyWorkerSpawn } from '../storage/sqlite/threaded-copy.js';
 
 /** A writable stream that may be a terminal. */
 export type OutStream = Writable & { isTTY?: boolean; columns?: number };
@@ -17,6 +19,12 @@ export interface CliContext {
   onSignal: (handler: (signal: NodeJS.Signals) => void) => () => void;
   /** Set by a command that finished but wants a non-zero exit (e.g. an import with failed rows). */
   exitCode?: number;
+  /**
+   * How to start this program again in a worker thread, for `sync pull` to write a SQLite
+   * copy beside the HTTP work; absent (tests that run commands in-process), it writes on
+   * the main thread.
+   */
+  copyWorker?: CopyWorkerSpawn;
 }
 
 export function processContext(): CliContext {
@@ -33,6 +41,8 @@ export function processContext(): CliContext {
     stdin: process.stdin,
     env: process.env,
     now: () => new Date(),
+    // bin/chamberctl.js again, with the argument src/cli/main.ts answers as a copy's worker
+    ...(process.argv[1] ? { copyWorker: { script: process.argv[1], argv: [COPY_WORKER_ARG] } } : {}),
     onSignal(handler) {
       // Some dependencies (when-exit, via conf's atomic writes) answer a signal by raising
       // it again at once; a repeat within 250 ms is that echo, not a second Ctrl-C.

@@ -1,11 +1,16 @@
 // Entry point of the bundled CLI (bin/chamberctl.js loads it through bin/load-bundle.js).
 // `--version` is answered before anything else loads; everything else is imported lazily.
 // No top-level await: the bundle runs as CommonJS (scripts/build.mjs).
+import { COPY_WORKER_ARG } from '../storage/sqlite/copy-worker-arg.js';
+
 declare const __CHAMBERCTL_VERSION__: string;
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${__CHAMBERCTL_VERSION__}\n`);
+} else if (argv[0] === COPY_WORKER_ARG) {
+  // started again in a worker thread by `sync pull`, to write the copy (threaded-copy.ts)
+  void import('../storage/sqlite/copy-worker.js').then(({ serveCopyInWorker }) => serveCopyInWorker());
 } else {
   void Promise.all([import('./program.js'), import('./context.js')]).then(async ([{ run }, { processContext }]) => {
     process.exitCode = await run(argv, processContext(), __CHAMBERCTL_VERSION__);

@@ -14,8 +14,8 @@ import type { SyncOptions } from './sync.register.js';
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-async function withCopy<T>(opts: SyncOptions, ctx: CliContext, work: (copy: CopyStore) => Promise<T>): Promise<T> {
-  const copy = await openCopy(opts.db, ctx);
+async function withCopy<T>(opts: SyncOptions, ctx: CliContext, work: (copy: CopyStore) => Promise<T>, copyOpts: { threaded?: boolean } = {}): Promise<T> {
+  const copy = await openCopy(opts.db, ctx, copyOpts);
   try {
     return await work(copy);
   } finally {
@@ -84,7 +84,7 @@ export async function runSyncPull(opts: SyncOptions, globals: GlobalOptions, ctx
             `${count(chambers)} chambers, ${count(members)} members, ${count(events)} events\n`,
         );
       }
-    });
+    }, { threaded: true });
   } finally {
     await p.http.close();
   }

@@ -1,10 +1,10 @@
-import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { randomAlphanumeric } from '../storage/ids.js';
 import { isPostgresUrl, PgStorage, redactUrl } from '../storage/postgres/pg-storage.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
-import { Storage } from '../storage/sqlite/storage.js';
+import { openStorage } from '../storage/sqlite/open-storage.js';
+import type { Storage } from '../storage/sqlite/storage.js';
+import { StartError } from '../storage/start-error.js';
 import type { DirectoryStore } from '../storage/store.js';
 import { buildApp } from './app.js';
 import { hashSecret } from './auth/secrets.js';
@@ -45,8 +45,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Error with a message fit for the user (the serve command prints it as one line). */
-export class StartError extends Error {}
+export { StartError, openStorage };
 
 /** The database named by --db: a PostgreSQL URL, or a SQLite file (created 0600) or ':memory:'. */
 export async function openStore(dbPath: string, opts: { poolSize?: number; cacheMiB?: number } = {}): Promise<DirectoryStore> {
@@ -80,38 +79,6 @@ function pgReason(err: unknown): string {
   if (e.code === '3D000') return 'no such database';
   if (e.code === '28P01' || e.code === '28000') return 'authentication failed';
   return e.message ?? String(err);
-}
-
-export function openStorage(dbPath: string, cacheMiB?: number): Storage {
-  try {
-    if (dbPath !== ':memory:') {
-      // The database holds personal data and the hashes of secrets: a new directory is
-      // 0700 and a new file 0600 (SQLite gives its -wal and -shm files the same mode).
-      mkdirSync(dirname(dbPath), { recursive: true, mode: 0o700 });
-      closeSync(openSync(dbPath, 'a', 0o600));
-    }
-    return new Storage(dbPath, { cacheMiB });
-  } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new StartError(`cannot open the database ${dbPath}: ${describe(reason, err as Error)}`);
-  }
-}
-
-function describe(code: string, err: Error): string {
-  switch (code) {
-    case 'EACCES':
-    case 'EPERM':
-    case 'SQLITE_CANTOPEN':
-    case 'SQLITE_READONLY':
-      return 'permission denied or not writable';
-    case 'ENOTDIR':
-    case 'EEXIST':
-      return 'a path component is not a directory';
-    case 'SQLITE_NOTADB':
-      return 'the file is not a SQLite database';
-    default:
-      return err.message;
-  }
 }
 
 /** Opens (and on first use seeds) the database, registers clients, and listens. */

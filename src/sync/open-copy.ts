@@ -6,9 +6,14 @@ import type { CopyStore } from '../storage/copy-store.js';
 import { isPostgresUrl, type PgStorage } from '../storage/postgres/pg-storage.js';
 import { PgSyncCopy } from '../storage/postgres/sync-copy.js';
 import { SyncCopy } from '../storage/sqlite/sync-copy.js';
+import { ThreadedCopy } from '../storage/sqlite/threaded-copy.js';
 
-/** The local copy named by --db (default: the database `serve` uses), opened for sync. */
-export async function openCopy(db: string | undefined, ctx: Pick<CliContext, 'env'>): Promise<CopyStore> {
+/**
+ * The local copy named by --db (default: the database `serve` uses), opened for sync.
+ * `threaded`: a SQLite copy writes on a worker thread when the context says how to start one
+ * (sync pull: the HTTP side goes on while SQLite commits).
+ */
+export async function openCopy(db: string | undefined, ctx: Pick<CliContext, 'env' | 'copyWorker'>, opts: { threaded?: boolean } = {}): Promise<CopyStore> {
   const path = db ?? defaultDbPath(ctx.env);
   if (path === ':memory:') throw usageError('--db :memory: would forget the copy at once; name a file or a postgres:// URL');
   if (isPostgresUrl(path)) {
@@ -22,6 +27,7 @@ export async function openCopy(db: string | undefined, ctx: Pick<CliContext, 'en
   try {
     // a small cache and memory map: a pull writes far more than it reads again, and mapped
     // pages of a large copy would count in the process's memory
+    if (opts.threaded && ctx.copyWorker) return await ThreadedCopy.open(path, 32, ctx.copyWorker);
     return new SyncCopy(openStorage(path, 32));
   } catch (err) {
     if (err instanceof StartError) throw new CliError(err.message, ExitCode.FAILURE);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
 import { expectSameDirectory, freePort, tokenFor, walk, type Side } from '../helpers/directory-walk.js';
 import { startFaultProxy } from '../helpers/fault-proxy.js';
+import { runRecordingLoads } from '../helpers/bundle-loads.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 
 const REMOTE = { id: 'remote-client', secret: 'RemoteSecret0123456789' };
@@ -102,6 +103,14 @@ describe('sync pull', () => {
     expect(Date.parse(st.pulled_at)).toBeGreaterThan(Date.now() - 60_000);
     expect(st.counts).toEqual(compared);
     expect(st.pending).toEqual([]);
+  }, 120_000);
+
+  it('writes the copy on a worker thread, beside the HTTP work', async () => {
+    const r = await runRecordingLoads(['sync', 'pull', '--from', 'remote', '--db', `${dir}/copy-threaded.db`, '--json'], { CHAMBERCTL_CONFIG_DIR: cfg });
+    expect(r.exitCode, r.stderr).toBe(0);
+    // the worker's side is loaded only by the program started again in a worker thread
+    expect(r.sources).toContain('src/storage/sqlite/copy-worker.ts');
+    expect(json(r.stdout).chambers).toBeGreaterThan(100);
   }, 120_000);
 
   it('continues a pull killed halfway and ends with an exact copy', async () => {

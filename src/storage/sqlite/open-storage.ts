@@ -1,0 +1,38 @@
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { StartError } from '../start-error.js';
+import { Storage } from './storage.js';
+
+/** The SQLite file named by --db, created 0600 in a 0700 directory when new; a StartError saying why not. */
+export function openStorage(dbPath: string, cacheMiB?: number): Storage {
+  try {
+    if (dbPath !== ':memory:') {
+      // The database holds personal data and the hashes of secrets: a new directory is
+      // 0700 and a new file 0600 (SQLite gives its -wal and -shm files the same mode).
+      mkdirSync(dirname(dbPath), { recursive: true, mode: 0o700 });
+      closeSync(openSync(dbPath, 'a', 0o600));
+    }
+    return new Storage(dbPath, { cacheMiB });
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new StartError(`cannot open the database ${dbPath}: ${describe(reason, err as Error)}`);
+  }
+}
+
+function describe(code: string, err: Error): string {
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+    case 'SQLITE_CANTOPEN':
+    case 'SQLITE_READONLY':
+      return 'permission denied or not writable';
+    case 'ENOTDIR':
+    case 'EEXIST':
+      return 'a path component is not a directory';
+    case 'SQLITE_NOTADB':
+      return 'the file is not a SQLite database';
+    default:
+      return err.message;
+  }
+}
+

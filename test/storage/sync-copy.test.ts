@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Chamber, Member } from '../../src/contract/index.js';
 import { SyncCopy } from '../../src/storage/sqlite/sync-copy.js';
 import { Storage } from '../../src/storage/sqlite/storage.js';
+import { remoteChamber, remoteMember } from '../helpers/remote-records.js';
 
 // The SQLite side of offline work, statement by statement (the end-to-end tests run it
 // through real servers: test/e2e/sync*.test.ts).
@@ -13,18 +13,8 @@ beforeEach(() => {
 });
 afterEach(() => copy.close());
 
-const chamber = (id: string, extra: Record<string, unknown> = {}): Chamber =>
-  ({ id, name: `Chamber ${id}`, type: 'hq', hq_id: null, status: 'active', address: { street: 's', city: 'c', postal_code: null, country: 'BE' }, created_at: '2025-01-01T00:00:00.000Z', ...extra }) as Chamber;
-const member = (id: string, chamberId: string, email: string): Member => ({
-  id,
-  chamber_id: chamberId,
-  name: `M ${id}`,
-  email,
-  phone: null,
-  membership_type: 'standard',
-  status: 'active',
-  joined_at: '2025-01-02T00:00:00.000Z',
-});
+const chamber = remoteChamber;
+const member = remoteMember;
 const read = (sql: string, ...args: unknown[]) => storage.db.prepare(sql).all(...args);
 
 describe('SyncCopy', () => {

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Chamber, Member } from '../../src/contract/index.js';
 import { StartError } from '../../src/server/start.js';
 import { COPY_WORKER_ARG } from '../../src/storage/sqlite/copy-worker-arg.js';
 import { SyncCopy } from '../../src/storage/sqlite/sync-copy.js';
 import { Storage } from '../../src/storage/sqlite/storage.js';
 import { ThreadedCopy } from '../../src/storage/sqlite/threaded-copy.js';
 import { BIN } from '../helpers/cli.js';
+import { remoteChamber, remoteMember } from '../helpers/remote-records.js';
 
 // The SQLite copy on a worker thread, as `sync pull` opens it: the built bin/chamberctl.js
 // started again in a worker (npm test builds first), answering each call in order.
@@ -19,18 +19,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const chamber = (id: string): Chamber =>
-  ({ id, name: `Chamber ${id}`, type: 'hq', hq_id: null, status: 'active', address: { street: 's', city: 'c', postal_code: null, country: 'BE' }, created_at: '2025-01-01T00:00:00.000Z' }) as Chamber;
-const member = (id: string, chamberId: string, email: string): Member => ({
-  id,
-  chamber_id: chamberId,
-  name: `M ${id}`,
-  email,
-  phone: null,
-  membership_type: 'standard',
-  status: 'active',
-  joined_at: '2025-01-02T00:00:00.000Z',
-});
+const chamber = remoteChamber;
+const member = remoteMember;
 
 describe('ThreadedCopy', () => {
   it('writes through the worker in the order called; the file holds what an in-thread copy would read', async () => {

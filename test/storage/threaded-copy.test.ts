@@ -82,6 +82,20 @@ describe('ThreadedCopy', () => {
     await copy.close();
   });
 
+  it('a failed write not yet reported fails close, and the thread still ends', async () => {
+    const copy = await ThreadedCopy.open(join(dir, 'copy.db'), 32, spawn);
+    const run = await copy.startRun({ profile: 'p', base_url: 'http://remote' });
+    const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => member(`mb_${from + i}`, 'ch_a', `m${from + i}@example.org`));
+    await copy.upsertMembers(rows(0, 2500), run);
+    expect(await copy.chambersToVisit(run, 'zz', 1)).toEqual([]); // the worker has run the write
+    const more = rows(2500, 2600);
+    more[7] = { ...more[7]!, name: null as unknown as string };
+    await copy.upsertMembers(more, run); // fills the worker's batch, which fails; nobody has heard yet
+    const worker = (copy as unknown as { worker: { threadId: number } }).worker;
+    await expect(copy.close()).rejects.toThrow(/NOT NULL/);
+    expect(worker.threadId).toBe(-1); // node sets it to -1 once the thread has ended
+  });
+
   it('fails to open as the in-thread copy does: the same error class and message', async () => {
     const path = join(dir, 'not-a-database.db');
     writeFileSync(path, 'this is not SQLite, and long enough to have a header: '.repeat(4));

@@ -195,11 +195,22 @@ export class ThreadedCopy implements CopyStore {
   settleChamber = (change: LocalChange, remote: Chamber) => this.call<void>('settleChamber', change, remote);
   settleMember = (change: LocalChange, remote: Member) => this.call<void>('settleMember', change, remote);
 
-  /** Commits what is queued and closes the copy, then ends the thread. */
+  /**
+   * Commits what is queued and closes the copy, then ends the thread: always, so that a
+   * failed write (reported here if nothing reported it yet) never leaves the process waiting
+   * on a thread.
+   */
   async close(): Promise<void> {
     if (this.stopped) return;
     const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
-    await this.call<void>('close');
+    let failed: unknown;
+    try {
+      await this.send<void>('close', []); // the worker ends after answering, even with an error
+    } catch (err) {
+      failed = err;
+    }
     await exited;
+    const earlier = this.takeFailure() ?? failed;
+    if (earlier !== undefined) throw earlier;
   }
 }

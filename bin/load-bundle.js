@@ -109,6 +109,32 @@ function writeCacheData(folder, file, data) {
   }
 }
 
+/**
+ * `mkdir -p`, as src/files/make-dirs.ts (this file runs before the bundle): node 20's
+ * recursive mkdirSync spins forever when mkdir answers ENOENT under an existing parent (a
+ * cache directory named under /proc), where this throws, and the command runs uncached.
+ */
+function makeDirs(dir, mode) {
+  const missing = [];
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    try {
+      if (fs.statSync(at).isDirectory()) break;
+      throw Object.assign(new Error(`not a directory: ${at}`), { code: 'ENOTDIR' });
+    } catch (err) {
+      if (err.code !== 'ENOENT') throw err;
+    }
+    missing.push(at);
+    if (path.dirname(at) === at) break;
+  }
+  for (const at of missing.reverse()) {
+    try {
+      fs.mkdirSync(at, { mode });
+    } catch (err) {
+      if (err.code !== 'EEXIST' || !fs.statSync(at).isDirectory()) throw err;
+    }
+  }
+}
+
 /** Removes the cache folders of other builds (best effort). */
 function pruneOldBuilds(cache) {
   try {
@@ -164,7 +190,7 @@ function run(entry, args, env = process.env) {
       if (unsaved.length === 0) return;
       try {
         if (!fs.existsSync(cache.dir)) {
-          fs.mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
+          makeDirs(cache.dir, 0o700);
           pruneOldBuilds(cache);
         }
       } catch {

@@ -1,7 +1,8 @@
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { CliError, ExitCode } from '../cli/exit-codes.js';
+import { makeDirs } from '../files/make-dirs.js';
 import { configDir } from './paths.js';
 import { Profile, checkProfileName } from './profile.js';
 
@@ -166,7 +167,7 @@ function configError(path: string, err: unknown): CliError {
 export function openProfileStore(env: Record<string, string | undefined>): ProfileStore {
   const { dir, fromEnv } = configDir(env);
   try {
-    mkdirSync(dir, { recursive: true, mode: CONFIG_DIR_MODE });
+    makeDirs(dir, CONFIG_DIR_MODE);
     if (!fromEnv && (statSync(dir).mode & 0o077) !== 0) chmodSync(dir, CONFIG_DIR_MODE);
   } catch (err) {
     throw new CliError(`cannot create the config directory ${dir}: ${(err as Error).message}`, ExitCode.FAILURE);

@@ -115,6 +115,17 @@ describe('chamberctl serve', () => {
     const r2 = await runCli(['serve', '--port', '0', '--db', notDb], { configDir: join(dir, 'config') });
     expect(r2.exitCode).toBe(1);
     expect(r2.stderr.trim()).toMatch(/^error: cannot open the database .*: the file is not a SQLite database$/);
+    // a directory that mkdir cannot make although its parent exists: node's own recursive
+    // mkdir would spin forever here
+    const r3 = await runCli(['serve', '--port', '0', '--db', '/proc/chamberctl-nope/x.db'], { configDir: join(dir, 'config'), timeout: 15_000 });
+    expect(r3.exitCode).toBe(1);
+    expect(r3.stderr.trim()).toMatch(/^error: cannot open the database \/proc\/chamberctl-nope\/x\.db: ENOENT[^\n]*$/);
+  });
+
+  it('fails with one line when the config directory cannot be made', async () => {
+    const r = await runCli(['profiles', 'list'], { configDir: '/proc/chamberctl-nope/config', timeout: 15_000 });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.trim()).toMatch(/^error: cannot create the config directory \/proc\/chamberctl-nope\/config: ENOENT[^\n]*$/);
   });
 
   it('rejects bad options with exit 2', async () => {

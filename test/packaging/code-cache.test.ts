@@ -120,6 +120,7 @@ describe('the code cache', () => {
     const blocker = join(tmp, 'a-file');
     await writeFile(blocker, 'x');
     await runBoth(join(blocker, 'cache')); // a path under a file: even root cannot create it
+    await runBoth('/proc/chamberctl-nope/cache'); // node's recursive mkdir would never return here
   });
 
   it('concurrent first runs all succeed and leave whole files', async () => {

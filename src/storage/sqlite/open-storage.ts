@@ -1,5 +1,6 @@
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeDirs } from '../../files/make-dirs.js';
 import { StartError } from '../start-error.js';
 import { Storage } from './storage.js';
 
@@ -9,7 +10,7 @@ export function openStorage(dbPath: string, cacheMiB?: number): Storage {
     if (dbPath !== ':memory:') {
       // The database holds personal data and the hashes of secrets: a new directory is
       // 0700 and a new file 0600 (SQLite gives its -wal and -shm files the same mode).
-      mkdirSync(dirname(dbPath), { recursive: true, mode: 0o700 });
+      makeDirs(dirname(dbPath), 0o700);
       closeSync(openSync(dbPath, 'a', 0o600));
     }
     return new Storage(dbPath, { cacheMiB });

@@ -1,8 +1,11 @@
-// serve --cache-size: SQLite's page cache and memory map, bounded (README, "Memory").
+// serve --cache-size: SQLite's page cache and memory map, bounded (README, "Memory"); and
+// statement journals kept in memory rather than in temp files.
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SqliteSnapshotIo } from '../../src/storage/sqlite/snapshot-io.js';
 import { Storage } from '../../src/storage/sqlite/storage.js';
 
 let dir: string;
@@ -26,6 +29,34 @@ describe('SQLite memory settings', () => {
   it('cacheMiB bounds both', () => {
     const s = new Storage(join(dir, 'small.db'), { cacheMiB: 8 });
     expect(settings(s)).toEqual({ cacheKiB: 8 * 1024, mmapBytes: 8 * 1024 * 1024 });
+    s.close();
+  });
+
+  it('keeps statement journals in memory: trigger-firing inserts in one transaction write nothing before the commit', () => {
+    const s = new Storage(join(dir, 'journal.db'));
+    const written = () => Number(/^wchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))![1]);
+    const now = new Date('2026-01-01T00:00:00.000Z');
+    const chamber = s.createChamber({ name: 'Journal Chamber', type: 'hq', address: { street: 'A 1', city: 'B', postal_code: null, country: 'DE' } }, now);
+    s.db.exec('BEGIN');
+    const before = written();
+    // each insert also updates member_counts (a trigger), so each needs a statement journal;
+    // in a temp file those were ~40 KB of pwrite per insert once past 64 KiB
+    for (let i = 0; i < 3000; i++) {
+      s.addMember(chamber.id, { name: `Member ${i}`, email: `m${i}@example.org`, phone: null, membership_type: 'standard' }, now);
+    }
+    const during = written() - before;
+    s.db.exec('COMMIT');
+    expect(during).toBeLessThan(1 << 20); // the page cache holds the transaction: nothing written yet
+    expect(s.db.pragma('temp_store', { simple: true })).toBe(2); // MEMORY
+    s.close();
+  });
+
+  it('a snapshot load sorts its index rebuild in temp files, and gives the setting back', async () => {
+    const s = new Storage(join(dir, 'load.db'));
+    const io = new SqliteSnapshotIo(s, 'load.db');
+    const during = await io.load({ replace: false }, async () => s.db.pragma('temp_store', { simple: true }));
+    expect(during).toBe(1); // FILE
+    expect(s.db.pragma('temp_store', { simple: true })).toBe(2);
     s.close();
   });
 });

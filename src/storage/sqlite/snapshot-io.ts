@@ -62,6 +62,8 @@ export class SqliteSnapshotIo implements SnapshotBackend {
     db.pragma('foreign_keys = OFF'); // only outside a transaction does this take effect
     db.pragma('synchronous = OFF'); // the commit is still atomic; a crash mid-load leaves the old database
     db.pragma(`cache_size = ${-LOAD_CACHE_KIB}`);
+    const tempStore = db.pragma('temp_store', { simple: true }) as number;
+    db.pragma('temp_store = FILE'); // the index rebuild sorts millions of keys: in temp files
     db.exec('BEGIN IMMEDIATE');
     let committed = false;
     try {
@@ -101,6 +103,7 @@ export class SqliteSnapshotIo implements SnapshotBackend {
     } finally {
       if (!committed && db.inTransaction) db.exec('ROLLBACK');
       db.pragma(`cache_size = ${cacheSize}`);
+      db.pragma(`temp_store = ${tempStore}`);
       db.pragma(`synchronous = ${synchronous}`);
       db.pragma(`foreign_keys = ${foreignKeys}`);
       if (committed && !db.memory) db.pragma('wal_checkpoint(TRUNCATE)'); // the load's WAL is as large as the data

@@ -77,7 +77,7 @@ export interface CopyStore {
   upsertChambers(records: Chamber[], run: number): Maybe<void>;
   upsertMembers(records: Member[], run: number): Maybe<void>;
   upsertEvents(records: Event[], run: number): Maybe<void>;
-  /** Commits what is queued (a backend may queue writes). */
+  /** Commits what was written (a backend may hold writes in an open batch). */
   flush(): Maybe<void>;
   /** The chambers this pull saw and has not finished yet, in id order, after `afterId`. */
   chambersToVisit(run: number, afterId: string, limit: number): Maybe<string[]>;

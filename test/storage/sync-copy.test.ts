@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SyncCopy } from '../../src/storage/sqlite/sync-copy.js';
 import { Storage } from '../../src/storage/sqlite/storage.js';
@@ -35,16 +39,39 @@ describe('SyncCopy', () => {
     expect(JSON.parse(storage.getChamber('b')!)).toEqual(chamber('b', { tags: ['x'] }));
   });
 
-  it('writes nothing before a flush, and a chamber is marked finished only with its rows', () => {
+  it('commits nothing before a flush, and a chamber is marked finished only with its rows', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chamberctl-sync-copy-'));
+    const fileCopy = new SyncCopy(new Storage(join(dir, 'copy.db')));
+    const other = new Database(join(dir, 'copy.db'), { readonly: true }); // what another connection sees
+    try {
+      const run = fileCopy.startRun({ profile: 'p', base_url: 'http://remote' });
+      fileCopy.upsertChambers([chamber('a')], run);
+      fileCopy.upsertMembers([member('m1', 'a', 'x@example.org')], run);
+      fileCopy.finishChamber('a', run, true);
+      expect(other.prepare('SELECT * FROM sync_done').all()).toEqual([]);
+      expect(other.prepare('SELECT id FROM members').all()).toEqual([]);
+      fileCopy.flush();
+      expect(other.prepare('SELECT chamber_id FROM sync_done').all()).toEqual([{ chamber_id: 'a' }]);
+      expect(other.prepare('SELECT id FROM members').all()).toEqual([{ id: 'm1' }]);
+    } finally {
+      other.close();
+      fileCopy.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a write that fails undoes its whole batch: the chambers finished in it are not marked', () => {
     const run = copy.startRun({ profile: 'p', base_url: 'http://remote' });
     copy.upsertChambers([chamber('a')], run);
-    copy.upsertMembers([member('m1', 'a', 'x@example.org')], run);
     copy.finishChamber('a', run, true);
+    // a member without a chamber_id breaks the NOT NULL rule
+    expect(() => copy.upsertMembers([{ ...member('m1', 'a', 'x@example.org'), chamber_id: null as never }], run)).toThrow(/NOT NULL/);
+    expect(storage.db.inTransaction).toBe(false);
     expect(read('SELECT * FROM sync_done')).toEqual([]);
-    expect(read('SELECT id FROM members')).toEqual([]);
+    expect(read('SELECT id FROM chambers')).toEqual([]);
+    copy.upsertChambers([chamber('b')], run); // and the next batch goes on
     copy.flush();
-    expect(read('SELECT chamber_id FROM sync_done')).toEqual([{ chamber_id: 'a' }]);
-    expect(read('SELECT id FROM members')).toEqual([{ id: 'm1' }]);
+    expect(read('SELECT id FROM chambers')).toEqual([{ id: 'b' }]);
   });
 
   it("an address that moved to another member replaces the stale holder; a pending local member's is held back", () => {

@@ -6,7 +6,7 @@ import { errorToMessage, type CopyAnswer, type CopyCall, type CopyWorkerData } f
 /**
  * The worker thread's side of ThreadedCopy: opens the SQLite copy and runs each call it is
  * sent, in the order sent, answering each with its result or its error. The copy's own
- * queue and commits (SyncCopy) are unchanged; they simply run on this thread.
+ * batches and commits (SyncCopy) are unchanged; they simply run on this thread.
  */
 export function serveCopyInWorker(): void {
   const port = parentPort;
@@ -14,7 +14,7 @@ export function serveCopyInWorker(): void {
   const { path, cacheMiB } = workerData as CopyWorkerData;
   let copy: SyncCopy;
   try {
-    copy = new SyncCopy(openStorage(path, cacheMiB));
+    copy = new SyncCopy(openStorage(path, cacheMiB, { keepDeferredIndexes: true }));
   } catch (err) {
     port.postMessage({ id: 0, ok: false, error: errorToMessage(err), heldBack: 0 } satisfies CopyAnswer);
     port.close();

@@ -5,7 +5,7 @@ import { StartError } from '../start-error.js';
 import { Storage } from './storage.js';
 
 /** The SQLite file named by --db, created 0600 in a 0700 directory when new; a StartError saying why not. */
-export function openStorage(dbPath: string, cacheMiB?: number): Storage {
+export function openStorage(dbPath: string, cacheMiB?: number, opts: { keepDeferredIndexes?: boolean } = {}): Storage {
   try {
     if (dbPath !== ':memory:') {
       // The database holds personal data and the hashes of secrets: a new directory is
@@ -13,7 +13,7 @@ export function openStorage(dbPath: string, cacheMiB?: number): Storage {
       makeDirs(dirname(dbPath), 0o700);
       closeSync(openSync(dbPath, 'a', 0o600));
     }
-    return new Storage(dbPath, { cacheMiB });
+    return new Storage(dbPath, { cacheMiB, ...opts });
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     throw new StartError(`cannot open the database ${dbPath}: ${describe(reason, err as Error)}`);

@@ -12,6 +12,7 @@ import type {
   Sort,
 } from '../../contract/index.js';
 import { newId } from '../ids.js';
+import { restoreDeferredIndexes } from './deferred-indexes.js';
 import { migrate } from './migrations.js';
 import { PageBoundaries } from '../page-boundaries.js';
 import {
@@ -55,7 +56,7 @@ export class Storage {
    * a list request on a large database costs no read() calls, which otherwise dominate
    * (bench:server); the mapped pages count in the process's RSS (README, "Memory").
    */
-  constructor(path: string, opts: { cacheMiB?: number } = {}) {
+  constructor(path: string, opts: { cacheMiB?: number; keepDeferredIndexes?: boolean } = {}) {
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -65,6 +66,9 @@ export class Storage {
     const mmapMiB = opts.cacheMiB ?? 1024;
     this.db.pragma(`mmap_size = ${mmapMiB * 1024 * 1024}`);
     this.db.pragma(`cache_size = ${-cacheMiB * 1024}`);
+    // A first pull that was stopped left its list indexes to build (deferred-indexes.ts):
+    // whoever opens the copy next builds them, unless it is a pull that goes on with it.
+    if (!opts.keepDeferredIndexes) restoreDeferredIndexes(this.db);
     migrate(this.db);
     // Statement journals in memory. An insert that fires a count trigger inside a larger
     // transaction (group commit, a pull's batch) keeps the old content of each page it

@@ -3,6 +3,7 @@ import type { Chamber, Event, Member } from '../../contract/index.js';
 import { syncStateOf, type CopyCounts, type CopyStore, type LocalChange, type SyncSource, type SyncState } from '../copy-store.js';
 import { copiedChamberRow, copiedMemberRow } from '../copied-rows.js';
 import { eventOf, rawUnlessCanonical } from '../rows.js';
+import { deferListIndexes, restoreDeferredIndexes } from './deferred-indexes.js';
 import type { Storage } from './storage.js';
 
 // The SQL of offline work (README, "Working offline") on a SQLite copy: what `sync pull`
@@ -14,9 +15,13 @@ import type { Storage } from './storage.js';
 // references are kept by the statements here instead (children are moved or removed with
 // their chamber).
 
-/** A pull's queued writes are committed together past this many rows, or this long after the first. */
-const FLUSH_ROWS = 5000;
-const FLUSH_MS = 250;
+/**
+ * A pull's writes are committed together past this many rows, or this long after the first.
+ * Most of a commit is writing the pages of the members' primary key, whose ids come in no
+ * order, so fewer and larger commits write far less (docs/performance.md, "sync pull").
+ */
+const FLUSH_ROWS = 50_000;
+const FLUSH_MS = 3_000;
 
 export class SyncCopy implements CopyStore {
   readonly db: Database.Database;
@@ -34,7 +39,7 @@ export class SyncCopy implements CopyStore {
   beginChamberList(): void {}
   endChamberList(): void {}
 
-  /** Commits what is queued, then closes the database. */
+  /** Commits the open batch, then closes the database. */
   close(): void {
     if (this.storage.db.open) this.flush();
     this.storage.close();
@@ -57,7 +62,10 @@ export class SyncCopy implements CopyStore {
     return !this.state().source && this.storage.stmt('SELECT 1 FROM chambers LIMIT 1').get() !== undefined;
   }
 
-  /** The pull to run: the interrupted one, or a new one (which forgets what an old one visited). */
+  /**
+   * The pull to run: the interrupted one, or a new one (which forgets what an old one
+   * visited). A new one into an empty copy loads it in bulk: list indexes built at the end.
+   */
   startRun(source: SyncSource): number {
     return this.storage.transaction(() => {
       const s = this.state();
@@ -66,32 +74,33 @@ export class SyncCopy implements CopyStore {
       const run = s.lastRun + 1;
       this.set('run', String(run));
       this.storage.stmt('DELETE FROM sync_done').run();
+      if (this.storage.stmt('SELECT 1 FROM chambers LIMIT 1').get() === undefined) deferListIndexes(this.db);
       return run;
     });
   }
 
   // ------------------------------------------------------------------ pull: writes
   //
-  // A pull's writes are queued and committed together, every FLUSH_ROWS rows or
-  // FLUSH_MS, in the order they were queued: one transaction per page would rewrite the
-  // same index pages into the WAL hundreds of thousands of times (bench:sync). A chamber is
-  // marked finished in the same queue, after its rows, so a killed pull loses at most the
-  // last batch and redoes those chambers.
+  // A pull's writes run at once inside one open transaction, committed every FLUSH_ROWS
+  // rows or FLUSH_MS after its first write: one transaction per page would rewrite the same
+  // index pages into the WAL hundreds of thousands of times, and the rows wait in SQLite's
+  // page cache rather than as JavaScript objects, so a larger batch costs no heap
+  // (bench:sync). A chamber is marked finished in the same transaction, after its rows, so a
+  // killed pull loses at most the last batch and redoes those chambers.
 
-  #queue: (() => void)[] = [];
-  #queuedRows = 0;
+  #batchRows = 0;
   #timer: NodeJS.Timeout | undefined;
   /** Remote members not written because a pending local member of the chamber has their address. */
   heldBack = 0;
 
   #failure: unknown;
 
-  #enqueue(rows: number, write: () => void): void {
-    this.#queue.push(write);
-    this.#queuedRows += rows;
-    if (this.#queuedRows >= FLUSH_ROWS) this.flush();
-    else {
-      this.#timer ??= setTimeout(() => {
+  #write(rows: number, write: () => void): void {
+    this.#throwFailure();
+    if (!this.db.inTransaction) {
+      this.db.exec('BEGIN IMMEDIATE');
+      this.#batchRows = 0;
+      this.#timer = setTimeout(() => {
         try {
           this.flush();
         } catch (err) {
@@ -99,21 +108,38 @@ export class SyncCopy implements CopyStore {
         }
       }, FLUSH_MS).unref();
     }
-  }
-
-  /** Commits the queued writes (also done on its own, by size and by time). */
-  flush(): void {
-    if (this.#failure !== undefined) {
-      const err = this.#failure;
-      this.#failure = undefined;
+    try {
+      write();
+    } catch (err) {
+      this.#end('ROLLBACK'); // the whole batch: its chambers are not marked finished either
       throw err;
     }
+    this.#batchRows += rows;
+    if (this.#batchRows >= FLUSH_ROWS) this.flush();
+  }
+
+  #throwFailure(): void {
+    if (this.#failure === undefined) return;
+    const err = this.#failure;
+    this.#failure = undefined;
+    throw err;
+  }
+
+  #end(how: 'COMMIT' | 'ROLLBACK'): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    const jobs = this.#queue;
-    this.#queue = [];
-    this.#queuedRows = 0;
-    if (jobs.length) this.storage.transaction(() => jobs.forEach((job) => job()));
+    if (this.db.inTransaction) this.db.exec(how);
+  }
+
+  /** Commits the batch (also done on its own, by size and by time). */
+  flush(): void {
+    this.#throwFailure();
+    try {
+      this.#end('COMMIT');
+    } catch (err) {
+      this.#end('ROLLBACK');
+      throw err;
+    }
   }
 
   upsertChambers(records: Chamber[], run: number): void {
@@ -124,8 +150,7 @@ export class SyncCopy implements CopyStore {
          status = excluded.status, street = excluded.street, city = excluded.city, postal_code = excluded.postal_code,
          country = excluded.country, created_at = excluded.created_at, raw = excluded.raw, synced_run = excluded.synced_run`,
     );
-    const rows = records.map((c) => chamberRow(c, run));
-    this.#enqueue(rows.length, () => rows.forEach((row) => stmt.run(row)));
+    this.#write(records.length, () => records.forEach((c) => stmt.run(chamberRow(c, run))));
   }
 
   /**
@@ -142,9 +167,8 @@ export class SyncCopy implements CopyStore {
     );
     const holder = this.storage.stmt('SELECT id, synced_run FROM members WHERE chamber_id = ? AND email_key = ? AND id <> ?');
     const remove = this.storage.stmt('DELETE FROM members WHERE id = ?');
-    const rows = records.map((m) => memberRow(m, run));
-    this.#enqueue(rows.length, () => {
-      for (const row of rows) {
+    this.#write(records.length, () => {
+      for (const row of records.map((m) => memberRow(m, run))) {
         try {
           upsert.run(row);
         } catch (err) {
@@ -173,8 +197,7 @@ export class SyncCopy implements CopyStore {
          starts_at = excluded.starts_at, ends_at = excluded.ends_at, location = excluded.location, raw = excluded.raw,
          synced_run = excluded.synced_run`,
     );
-    const rows = records.map((e) => ({ ...eventOf(e), raw: rawUnlessCanonical(e, eventOf(e)), synced_run: run }));
-    this.#enqueue(rows.length, () => rows.forEach((row) => stmt.run(row)));
+    this.#write(records.length, () => records.forEach((e) => stmt.run({ ...eventOf(e), raw: rawUnlessCanonical(e, eventOf(e)), synced_run: run })));
   }
 
   /** The chambers this pull saw and has not finished yet, in id order, after `afterId`. */
@@ -197,7 +220,7 @@ export class SyncCopy implements CopyStore {
 
   /** A chamber's members (and events) are all in: what the pull did not see of them goes. */
   finishChamber(chamberId: string, run: number, events: boolean): void {
-    this.#enqueue(1, () => {
+    this.#write(1, () => {
       this.storage.stmt('DELETE FROM members WHERE chamber_id = ? AND synced_run IS NOT NULL AND synced_run <> ?').run(chamberId, run);
       if (events) this.storage.stmt('DELETE FROM events WHERE chamber_id = ? AND synced_run IS NOT NULL AND synced_run <> ?').run(chamberId, run);
       this.storage.stmt('INSERT OR IGNORE INTO sync_done (chamber_id) VALUES (?)').run(chamberId);
@@ -211,6 +234,7 @@ export class SyncCopy implements CopyStore {
    */
   finishRun(run: number, pulledAt: string, events: boolean): string[] {
     this.flush();
+    restoreDeferredIndexes(this.db);
     return this.storage.transaction(() => {
       const stale = this.storage
         .stmt('SELECT id FROM chambers WHERE synced_run IS NOT NULL AND synced_run <> ?')

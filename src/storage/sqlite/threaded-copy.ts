@@ -11,7 +11,7 @@ import type { CopyCounts, CopyStore, LocalChange, SyncSource, SyncState } from '
 // in the order made. A read resolves with its answer. A write resolves at once while fewer
 // than AHEAD_ROWS rows are on their way to the worker (else once the worker has caught up),
 // so the HTTP side goes on while SQLite commits, and memory stays bounded; a write that
-// fails fails the next call, as the in-thread copy's queued writes fail the next one.
+// fails fails the next call, as the in-thread copy's timed commits fail the next one.
 
 /** How to start this program again in a worker thread, to serve a copy there. */
 export interface CopyWorkerSpawn {
@@ -196,7 +196,7 @@ export class ThreadedCopy implements CopyStore {
   settleMember = (change: LocalChange, remote: Member) => this.call<void>('settleMember', change, remote);
 
   /**
-   * Commits what is queued and closes the copy, then ends the thread: always, so that a
+   * Commits the open batch and closes the copy, then ends the thread: always, so that a
    * failed write (reported here if nothing reported it yet) never leaves the process waiting
    * on a thread.
    */

@@ -47,7 +47,8 @@ export const INCLUDE_LIMIT = 100;
 
 /**
  * Errors that mean the database cannot be reached right now (PostgreSQL restarting, the
- * network to it gone): the server answers 503 and the store reconnects on its own.
+ * network to it gone, a SQLite file another process keeps locked): the server answers 503
+ * and the store reconnects on its own.
  */
 export function isUnavailable(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
@@ -57,7 +58,8 @@ export function isUnavailable(err: unknown): boolean {
     code.startsWith('CONNECTION_') || // postgres.js: CONNECTION_CLOSED, _ENDED, _DESTROYED
     code === 'CONNECT_TIMEOUT' ||
     code.startsWith('08') || // SQLSTATE class 08: connection exception
-    ['57P01', '57P02', '57P03'].includes(code) // admin shutdown, crash shutdown, cannot connect now
+    ['57P01', '57P02', '57P03'].includes(code) || // admin shutdown, crash shutdown, cannot connect now
+    code.startsWith('SQLITE_BUSY') // SQLite: another connection kept the write lock past the busy timeout
   );
 }
 

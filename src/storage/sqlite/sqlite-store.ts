@@ -17,7 +17,8 @@ export class SqliteStore implements DirectoryStore {
     readonly storage: Storage,
     readonly location: string,
   ) {
-    this.#writes = new WriteBatcher((fn) => storage.transaction(fn));
+    // a writer elsewhere (a `sync pull` into this copy) holds the lock for seconds at a time
+    this.#writes = new WriteBatcher((fn) => storage.transaction(fn, 'immediate'));
   }
 
   /** Timed WAL checkpoints (Storage.checkpointEvery), for a server that runs for long. */

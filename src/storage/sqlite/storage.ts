@@ -113,8 +113,13 @@ export class Storage {
     return s;
   }
 
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+  /**
+   * `immediate` takes the write lock at BEGIN, waiting for it up to the busy timeout: a
+   * deferred transaction that has read first and then writes while another connection
+   * holds the lock fails at once (SQLITE_BUSY), since SQLite cannot wait there safely.
+   */
+  transaction<T>(fn: () => T, mode: 'deferred' | 'immediate' = 'deferred'): T {
+    return mode === 'immediate' ? this.db.transaction(fn).immediate() : this.db.transaction(fn)();
   }
 
   // ------------------------------------------------------------------ clients and tokens

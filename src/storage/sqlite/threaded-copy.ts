@@ -57,7 +57,7 @@ function errorFromMessage(m: ErrorMessage): Error {
   return err;
 }
 
-/** Rows written ahead of the worker at most: one of SyncCopy's batches. */
+/** Rows written ahead of the worker at most: a few pages of each chamber a pull reads at once. */
 const AHEAD_ROWS = 5_000;
 
 export class ThreadedCopy implements CopyStore {

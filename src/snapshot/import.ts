@@ -39,18 +39,6 @@ function conflictError(c: LoadConflict): SnapshotError {
   return new SnapshotError(c.line, `${c.kind} ${c.row.id}: that id is already in the database (snapshot import --replace empties it first)`);
 }
 
-/**
- * The `raw` column of a record: null when the columns give it back byte for byte. The usual
- * case (a line as chamberctl writes it) is told by comparing the line with the record built
- * from the columns, one JSON.stringify per record instead of two.
- */
-function rawOf(kind: RecordKind, line: string, record: object, canonical: object): string | null {
-  const text = JSON.stringify(canonical);
-  const at = kind.length + 4; // {"kind":
-  if (line.length === at + text.length + 1 && line.startsWith(text, at) && line.startsWith(`{"${kind}":`) && line.endsWith('}')) return null;
-  return rawUnlessCanonical(record, canonical);
-}
-
 class SnapshotReader {
   private readonly lines: AsyncIterator<string>;
   private lineNo = 0;
@@ -112,7 +100,7 @@ class SnapshotReader {
         throw new SnapshotError(line, `${parsed.kind} ${id}: ${id === lastId ? 'the same id as the line before' : 'out of order'} (records are ordered by id, each id once)`);
       }
       lastId = id;
-      const pending = this.add(parsed, line, text);
+      const pending = this.add(parsed, line);
       if (pending) await pending;
     }
   }
@@ -122,31 +110,31 @@ class SnapshotReader {
    * known): a promise only when it must look a chamber up or flush a full batch, so a
    * million lines do not cost a million awaits.
    */
-  private add(p: Exclude<ParsedLine, { kind: 'end' }>, line: number, text: string): Promise<void> | undefined {
+  private add(p: Exclude<ParsedLine, { kind: 'end' }>, line: number): Promise<void> | undefined {
     if (p.kind === 'chamber') {
       const c = p.record;
       this.chambers.set(c.id, c.type);
       if (c.hq_id !== null || c.type === 'subsidiary') this.withHq.push({ line, id: c.id, type: c.type, hq_id: c.hq_id });
       const canonical = chamberOf(c);
       const { address, ...rest } = canonical;
-      this.chamberRows.push({ line, row: { ...rest, ...address } as ChamberRow, raw: rawOf('chamber', text, c, canonical) });
+      this.chamberRows.push({ line, row: { ...rest, ...address } as ChamberRow, raw: rawUnlessCanonical(c, canonical) });
       this.counts.chambers++;
       return this.chamberRows.length >= BATCH ? this.flush() : undefined;
     }
     const chamberId = p.record.chamber_id;
-    if (this.chambers.has(chamberId)) return this.addChild(p, line, text, this.chambers.get(chamberId));
-    return this.chamberType(chamberId).then((type) => this.addChild(p, line, text, type));
+    if (this.chambers.has(chamberId)) return this.addChild(p, line, this.chambers.get(chamberId));
+    return this.chamberType(chamberId).then((type) => this.addChild(p, line, type));
   }
 
-  private addChild(p: Extract<ParsedLine, { kind: 'member' | 'event' }>, line: number, text: string, chamberType: ChamberType | undefined): Promise<void> | undefined {
+  private addChild(p: Extract<ParsedLine, { kind: 'member' | 'event' }>, line: number, chamberType: ChamberType | undefined): Promise<void> | undefined {
     if (chamberType === undefined) throw new SnapshotError(line, `${p.kind} ${p.record.id}: chamber_id ${p.record.chamber_id} names no chamber`);
     if (p.kind === 'member') {
       const canonical = memberOf(p.record);
-      this.memberRows.push({ line, row: canonical, raw: rawOf('member', text, p.record, canonical) });
+      this.memberRows.push({ line, row: canonical, raw: rawUnlessCanonical(p.record, canonical) });
       this.counts.members++;
     } else {
       const canonical = eventOf(p.record);
-      this.eventRows.push({ line, row: canonical, raw: rawOf('event', text, p.record, canonical) });
+      this.eventRows.push({ line, row: canonical, raw: rawUnlessCanonical(p.record, canonical) });
       this.counts.events++;
     }
     return this.memberRows.length + this.eventRows.length >= BATCH ? this.flush() : undefined;

@@ -2,13 +2,14 @@ import type Database from 'better-sqlite3';
 import type { ChamberType, Event, Member } from '../../contract/index.js';
 import { LoadConflict, type LoadRow, type SnapshotBackend, type SnapshotLoader, type SnapshotTables, type Stored } from '../../snapshot/io.js';
 import type { ChamberRow } from '../rows.js';
+import { REBUILD_CACHE_KIB } from './deferred-indexes.js';
 import { emailKey } from '../store.js';
 import type { Storage } from './storage.js';
 
 /** Rows per read when exporting (keyset pages on the primary key). */
 const PAGE = 5000;
-/** SQLite's page cache during an import (KiB): enough for the indexes it rebuilds at the end. */
-const LOAD_CACHE_KIB = 128 * 1024;
+/** SQLite's page cache while an import inserts its rows (KiB). */
+const LOAD_CACHE_KIB = REBUILD_CACHE_KIB;
 
 /**
  * Snapshots on SQLite. Export reads keyset pages inside one read transaction (a consistent
@@ -83,6 +84,7 @@ export class SqliteSnapshotIo implements SnapshotBackend {
       const hadChambers = db.prepare('SELECT 1 FROM chambers LIMIT 1').get() !== undefined;
       const loader = new SqliteLoader(db, hadChambers);
       const result = await work(loader);
+      db.pragma(`cache_size = ${-REBUILD_CACHE_KIB}`);
       for (const { sql } of schema) {
         try {
           db.exec(sql);

@@ -334,16 +334,24 @@ export class PgStorage implements DirectoryStore {
     const n = where.args.length;
     const list = `${table}|${where.sql()}|${JSON.stringify(where.args)}|${order}|${p.perPage}`;
     const read = async (from: { boundary: Boundary; skip: number } | undefined) => {
-      // $n+1: the page size, $n+2: the rows to skip; then the boundary's sort value and id
-      const page = from
-        ? `${where.sql(`(${column}, id) ${after} ($${n + 3}, $${n + 4})`)} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`
-        : `${where.sql(`t.total > $${n + 2}`)} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`;
+      let page: string;
+      let args: (string | number)[];
+      if (from && from.skip === 0) {
+        // The usual seek, from page n-1: the page size written into the statement and no
+        // OFFSET, so that PostgreSQL keeps its generic plan (see pageSize).
+        page = `${where.sql(`(${column}, id) ${after} ($${n + 1}, $${n + 2})`)} ORDER BY ${order} LIMIT ${pageSize(p.perPage)}`;
+        args = [...where.args, String(from.boundary.key), from.boundary.id];
+      } else if (from) {
+        // $n+1: the page size, $n+2: the rows to skip; then the boundary's sort value and id
+        page = `${where.sql(`(${column}, id) ${after} ($${n + 3}, $${n + 4})`)} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`;
+        args = [...where.args, p.perPage, from.skip, String(from.boundary.key), from.boundary.id];
+      } else {
+        page = `${where.sql(`t.total > $${n + 2}`)} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`;
+        args = [...where.args, p.perPage, (p.page - 1) * p.perPage];
+      }
       const text =
         `SELECT t.total, g.n AS generation, p.* FROM (SELECT coalesce(sum(n), 0)::bigint AS total FROM ${counts}${where.sql()}) t ` +
         `CROSS JOIN list_generation g LEFT JOIN LATERAL (SELECT ${columns}, ${column} AS sort_key FROM ${table}${page}) p ON true`;
-      const args = from
-        ? [...where.args, p.perPage, from.skip, String(from.boundary.key), from.boundary.id]
-        : [...where.args, p.perPage, (p.page - 1) * p.perPage];
       const rows = (await this.sql.unsafe(text, args, { prepare: true })) as unknown as (T & { total: string; generation: string; id: string | null; sort_key: string })[];
       return { rows, stamp: `${rows[0]!.generation}:${rows[0]!.total}` };
     };
@@ -396,6 +404,20 @@ function recordChange(sql: Sql, kind: 'chamber' | 'member', chamberId: string | 
     SELECT ${newId('chg', now.getTime())}, ${kind}, id, ${chamberId}, ${JSON.stringify(body)}, ${randomUUID()}, ${now.toISOString()}
     FROM ${sql(from)} WHERE EXISTS (SELECT 1 FROM sync_state WHERE key = 'source')
     RETURNING 1`;
+}
+
+/**
+ * A page size to write into a statement's text. A bound LIMIT is priced by PostgreSQL's
+ * planner at a tenth of the table, so a statement with one never looks cheap enough for
+ * the plan cache to keep its generic plan: it is planned again on every execution, which
+ * cost the backend more than the seek itself (0.12 ms against 0.05 ms for a chambers page;
+ * docs/performance.md). With the size written in (and no OFFSET) the generic plan is kept
+ * after five executions. It is an integer the query schema bounded (1 to 100), checked
+ * again here since it becomes SQL text; each size a client uses is a statement of its own.
+ */
+function pageSize(perPage: number): number {
+  if (!Number.isSafeInteger(perPage) || perPage < 1 || perPage > 1000) throw new RangeError(`page size out of range: ${perPage}`);
+  return perPage;
 }
 
 /** Equality (or range) conditions with numbered parameters. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import postgres, { type Sql } from 'postgres';
+import postgres, { type Sql, type TransactionSql } from 'postgres';
 import type {
   Chamber,
   ChamberCreate,
@@ -38,6 +38,19 @@ export interface PgStorageOptions {
   /** Sees each statement sent, with its parameters (the query-plan tests record them). */
   onQuery?: (text: string, params: unknown[]) => void;
 }
+
+/**
+ * The pool's connections keep every statement on its generic plan. PostgreSQL plans a
+ * prepared statement afresh for its first five executions, then keeps its generic plan only
+ * if that looks no dearer than the custom ones. A list page never does: a bound LIMIT or
+ * OFFSET is priced at a tenth of the table, and `chamber_id = $1` at an average chamber,
+ * while a custom plan knows the page is 20 rows of a 100,000-member chamber. So every list
+ * statement was planned on every execution: 0.12 ms of the backend's CPU for a chambers
+ * page whose seek takes 0.05 ms (docs/performance.md). The generic plans of every chambers
+ * and members list, count, lookup and write read the index that gives the list's order
+ * (test/storage/pg-plan-cache.test.ts checks them on skewed data); events are the exception.
+ */
+const GENERIC_PLANS = { plan_cache_mode: 'force_generic_plan' } as const;
 
 const CHAMBER_SELECT = 'id, name, type, hq_id, status, street, city, postal_code, country, created_at, raw';
 const MEMBER_SELECT = 'id, chamber_id, name, email, phone, membership_type, status, joined_at, raw';
@@ -98,7 +111,7 @@ export class PgStorage implements DirectoryStore {
       transform: { undefined: null },
       ...(opts.onQuery ? { debug: (_connection: number, text: string, params: unknown[]) => opts.onQuery!(text, params) } : {}),
     } as const;
-    const sql = postgres(url, { ...options, max: opts.poolSize ?? 10 });
+    const sql = postgres(url, { ...options, max: opts.poolSize ?? 10, connection: GENERIC_PLANS });
     try {
       await migratePostgres(sql);
     } catch (err) {
@@ -287,6 +300,15 @@ export class PgStorage implements DirectoryStore {
 
   /** As the SQLite storage: statuses judged at `f.now` (index events_by_live_start). */
   async listEvents(chamberId: string, f: EventFilter): Promise<Page<Event>> {
+    // The exception to GENERIC_PLANS: a generic plan of a time window sorts the chamber's
+    // events, where a plan made for the chamber reads them in order from events_by_start.
+    return this.sql.begin(async (tx) => {
+      await tx`SET LOCAL plan_cache_mode = auto`;
+      return this.eventsPage(tx, chamberId, f);
+    });
+  }
+
+  private async eventsPage(sql: TransactionSql, chamberId: string, f: EventFilter): Promise<Page<Event>> {
     const where = new Where();
     where.add('chamber_id', chamberId);
     if (f.status === 'canceled') where.add('status', 'canceled');
@@ -299,19 +321,19 @@ export class PgStorage implements DirectoryStore {
     let total: number;
     if (f.from || f.to || (f.status && f.status !== 'canceled')) {
       // Bounded by one chamber's events, read from its index range.
-      const [row] = await this.sql.unsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM events${where.sql()}`, where.args, { prepare: true });
+      const [row] = await sql.unsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM events${where.sql()}`, where.args, { prepare: true });
       total = row!.n;
     } else {
-      total = await this.sumCounts('event_counts', where);
+      total = await this.sumCounts('event_counts', where, sql);
     }
-    const rows = await this.page<Stored<Event>>(`SELECT ${EVENT_SELECT} FROM events`, where, 'starts_at, id', f, total);
+    const rows = await this.page<Stored<Event>>(sql, `SELECT ${EVENT_SELECT} FROM events`, where, 'starts_at, id', f, total);
     return { docs: rows.map((r) => eventJson(r, f.now)), total };
   }
 
   // ------------------------------------------------------------------ helpers
 
-  private async sumCounts(table: string, where: Where): Promise<number> {
-    const [row] = await this.sql.unsafe<{ n: number }[]>(`SELECT coalesce(sum(n), 0)::bigint AS n FROM ${table}${where.sql()}`, where.args, {
+  private async sumCounts(table: string, where: Where, sql: Sql | TransactionSql = this.sql): Promise<number> {
+    const [row] = await sql.unsafe<{ n: number }[]>(`SELECT coalesce(sum(n), 0)::bigint AS n FROM ${table}${where.sql()}`, where.args, {
       prepare: true,
     });
     return Number(row!.n);
@@ -334,24 +356,16 @@ export class PgStorage implements DirectoryStore {
     const n = where.args.length;
     const list = `${table}|${where.sql()}|${JSON.stringify(where.args)}|${order}|${p.perPage}`;
     const read = async (from: { boundary: Boundary; skip: number } | undefined) => {
-      let page: string;
-      let args: (string | number)[];
-      if (from && from.skip === 0) {
-        // The usual seek, from page n-1: the page size written into the statement and no
-        // OFFSET, so that PostgreSQL keeps its generic plan (see pageSize).
-        page = `${where.sql(`(${column}, id) ${after} ($${n + 1}, $${n + 2})`)} ORDER BY ${order} LIMIT ${pageSize(p.perPage)}`;
-        args = [...where.args, String(from.boundary.key), from.boundary.id];
-      } else if (from) {
-        // $n+1: the page size, $n+2: the rows to skip; then the boundary's sort value and id
-        page = `${where.sql(`(${column}, id) ${after} ($${n + 3}, $${n + 4})`)} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`;
-        args = [...where.args, p.perPage, from.skip, String(from.boundary.key), from.boundary.id];
-      } else {
-        page = `${where.sql(`t.total > $${n + 2}`)} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`;
-        args = [...where.args, p.perPage, (p.page - 1) * p.perPage];
-      }
+      // $n+1: the page size, $n+2: the rows to skip; then the boundary's sort value and id
+      const page = from
+        ? `${where.sql(`(${column}, id) ${after} ($${n + 3}, $${n + 4})`)} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`
+        : `${where.sql(`t.total > $${n + 2}`)} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`;
       const text =
         `SELECT t.total, g.n AS generation, p.* FROM (SELECT coalesce(sum(n), 0)::bigint AS total FROM ${counts}${where.sql()}) t ` +
         `CROSS JOIN list_generation g LEFT JOIN LATERAL (SELECT ${columns}, ${column} AS sort_key FROM ${table}${page}) p ON true`;
+      const args = from
+        ? [...where.args, p.perPage, from.skip, String(from.boundary.key), from.boundary.id]
+        : [...where.args, p.perPage, (p.page - 1) * p.perPage];
       const rows = (await this.sql.unsafe(text, args, { prepare: true })) as unknown as (T & { total: string; generation: string; id: string | null; sort_key: string })[];
       return { rows, stamp: `${rows[0]!.generation}:${rows[0]!.total}` };
     };
@@ -367,12 +381,12 @@ export class PgStorage implements DirectoryStore {
     };
   }
 
-  private async page<T>(select: string, where: Where, order: string, p: Paging, total: number): Promise<T[]> {
+  private async page<T>(sql: TransactionSql, select: string, where: Where, order: string, p: Paging, total: number): Promise<T[]> {
     const offset = (p.page - 1) * p.perPage;
     if (offset >= total) return []; // past the last page: no query, and no huge OFFSET
     const n = where.args.length;
     const text = `${select}${where.sql()} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`;
-    return (await this.sql.unsafe(text, [...where.args, p.perPage, offset], { prepare: true })) as unknown as T[];
+    return (await sql.unsafe(text, [...where.args, p.perPage, offset], { prepare: true })) as unknown as T[];
   }
 }
 
@@ -404,20 +418,6 @@ function recordChange(sql: Sql, kind: 'chamber' | 'member', chamberId: string | 
     SELECT ${newId('chg', now.getTime())}, ${kind}, id, ${chamberId}, ${JSON.stringify(body)}, ${randomUUID()}, ${now.toISOString()}
     FROM ${sql(from)} WHERE EXISTS (SELECT 1 FROM sync_state WHERE key = 'source')
     RETURNING 1`;
-}
-
-/**
- * A page size to write into a statement's text. A bound LIMIT is priced by PostgreSQL's
- * planner at a tenth of the table, so a statement with one never looks cheap enough for
- * the plan cache to keep its generic plan: it is planned again on every execution, which
- * cost the backend more than the seek itself (0.12 ms against 0.05 ms for a chambers page;
- * docs/performance.md). With the size written in (and no OFFSET) the generic plan is kept
- * after five executions. It is an integer the query schema bounded (1 to 100), checked
- * again here since it becomes SQL text; each size a client uses is a statement of its own.
- */
-function pageSize(perPage: number): number {
-  if (!Number.isSafeInteger(perPage) || perPage < 1 || perPage > 1000) throw new RangeError(`page size out of range: ${perPage}`);
-  return perPage;
 }
 
 /** Equality (or range) conditions with numbered parameters. */

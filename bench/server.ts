@@ -283,6 +283,10 @@ async function main() {
       `import Fastify from 'fastify';
        const app = Fastify({ logger: false });
        app.get('/bare', async () => ({ hello: 'world' }));
+       // a list page as bytes already made (set once, below): what sending the page costs alone
+       let page = '{}';
+       app.put('/bare-page', async (req) => { page = JSON.stringify(req.body); return { ok: true }; });
+       app.get('/bare-page', (req, reply) => { reply.type('application/json; charset=utf-8').send(page); });
        await app.listen({ port: 0, host: '127.0.0.1' });
        console.log('port=' + app.server.address().port);`,
     ],
@@ -294,10 +298,14 @@ async function main() {
   const pgBase2 = pgDb ? await serve(pgDb.url, 'pg-b', ['--seed', 'none']) : undefined;
   if (pgDb) await pgDb.settle();
   process.stderr.write(`ready after ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  // the bare page: page 2 of the chambers list, 20 chambers, as serve sends it
+  const pageBody = await (await fetch(`${base}/v2/chambers?page=2`, { headers: await bearer(base) })).json();
+  await fetch(`http://127.0.0.1:${port}/bare-page`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(pageBody) });
 
   try {
     const figures: Figure[] = [];
     figures.push(await measure('bare Fastify route', `http://127.0.0.1:${port}/bare`));
+    const barePage = await measure('bare Fastify route, a list page made in advance', `http://127.0.0.1:${port}/bare-page`);
     const { sqlite, pg, ratios } = await measureBackends(await endpoints('sqlite', base, 'sqlite'), pgBase ? await endpoints('postgres', pgBase, 'pg-a') : []);
     figures.push(...sqlite, ...pg);
     const two = pgBase && pgBase2 ? await measureTwoInstances(pgBase, pgBase2) : undefined;
@@ -320,6 +328,11 @@ async function main() {
     );
     console.table(rows);
     console.log(`bare route: ${Math.round(figures[0]!.rps)} then ${Math.round(bareAgain.rps)} req/s; ratios use the mean`);
+    // Not a target: how far the lists are from sending the same bytes with no work at all.
+    console.log(
+      `bare route sending a list page made in advance (${JSON.stringify(pageBody).length} bytes): ${Math.round(barePage.rps)} req/s, p99 ${barePage.p99} ms; ` +
+        sqlite.slice(0, 2).map((f) => `${f.name.replace(/ \(.*/, '')} ${(f.rps / barePage.rps).toFixed(2)}x of it`).join(', '),
+    );
     console.log(`\nwhere the ${CORES} cores went during each POST member run (CPU time as a share of cores x wall time):`);
     for (const line of splits) console.log(`  ${line}`);
     const [chambers, members, , , post] = sqlite;

@@ -130,7 +130,9 @@ export interface DirectoryStore {
   /**
    * 'duplicate' when the chamber already has that e-mail address, in any case, or (either
    * backend may say so) when `idem`'s key already has an answer: the route then looks for
-   * it. In a copy, recorded as a pending local change.
+   * it. 'no-chamber' when there is no such chamber: nothing is written. (Checked in the
+   * same statement, so that a POST member is one round trip to a network database.) In a
+   * copy, recorded as a pending local change.
    */
   addMember(
     chamberId: string,
@@ -139,7 +141,7 @@ export interface DirectoryStore {
     status?: MemberStatus,
     id?: string,
     idem?: IdempotentWrite,
-  ): Promise<Member | 'duplicate' | 'replay'>;
+  ): Promise<Member | 'duplicate' | 'replay' | 'no-chamber'>;
   getMember(chamberId: string, memberId: string): Promise<JsonText<Member> | undefined>;
   listEvents(chamberId: string, f: EventFilter): Promise<Page<Event>>;
 

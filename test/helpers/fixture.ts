@@ -3,7 +3,7 @@ import type { Chamber, ChamberCreate, ChamberStatus, Event, Member, MemberCreate
 /** Writes rows with chosen times and statuses: the SQLite Storage, or PgStorage. */
 export interface FixtureWriter {
   createChamber(input: ChamberCreate, now: Date, status?: ChamberStatus): Chamber | Promise<Chamber>;
-  addMember(chamberId: string, input: MemberCreate, now: Date, status?: MemberStatus): Member | 'duplicate' | Promise<Member | 'duplicate'>;
+  addMember(chamberId: string, input: MemberCreate, now: Date, status?: MemberStatus): Member | 'duplicate' | 'no-chamber' | Promise<Member | 'duplicate' | 'no-chamber'>;
   insertEvent(event: Event): void | Promise<void>;
 }
 
@@ -45,7 +45,8 @@ export async function buildFixture(storage: FixtureWriter, opts: { hqs?: number;
       at(i),
       STATUSES[i % 3],
     );
-    if (m !== 'duplicate') members.push(m);
+    if (typeof m === 'string') throw new Error(`fixture member ${i}: ${m}`);
+    members.push(m);
   }
   return { hqs, chambers, big, members };
 }

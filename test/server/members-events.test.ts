@@ -122,6 +122,14 @@ describe('POST /v2/chambers/{id}/members', () => {
     expect(Object.keys(r.body.fields).sort()).toEqual(['email', 'membership_type', 'name', 'phone']);
   });
 
+  it('404 for an absent chamber, whatever the body', async () => {
+    for (const body of [{ name: 'A', email: 'a@b.co', membership_type: 'standard' }, { name: '', email: 'nope' }, ['not', 'an', 'object']]) {
+      const r = await post('/v2/chambers/ch_missing/members', body);
+      expect(r.status, JSON.stringify(body)).toBe(404);
+      expect(r.body.error).toMatch(/not found/);
+    }
+  });
+
   it('404 for an absent chamber', async () => {
     const r = await post('/v2/chambers/ch_missing/members', { name: 'A', email: 'a@b.co', membership_type: 'standard' });
     expect(r.status).toBe(404);

@@ -122,6 +122,20 @@ describe('PgStorage answers exactly as the SQLite storage', () => {
     expect(await pg.getMember(chamberIds[5]!, first!.id)).toBeUndefined();
   });
 
+  it('a member of a chamber that does not exist is refused, as in SQLite, and nothing is written', async () => {
+    const input = { name: 'Nobody', email: 'nobody@example.org', phone: null, membership_type: 'standard' as const };
+    const before = await pg.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM members`;
+    expect(await pg.addMember('ch_nope', input, new Date())).toBe('no-chamber');
+    expect(lite.addMember('ch_nope', input, new Date())).toBe('no-chamber');
+    const idem = { clientId: 'c', key: 'k-no-chamber', requestHash: 'h', nowMs: Date.now(), location: (id: string) => `/x/${id}` };
+    expect(await pg.addMember('ch_nope', input, new Date(), undefined, undefined, idem)).toBe('no-chamber');
+    expect(lite.addMember('ch_nope', input, new Date(), undefined, undefined, idem)).toBe('no-chamber');
+    expect(await pg.findAnswer('c', 'k-no-chamber', Date.now())).toBeUndefined();
+    expect(lite.findAnswer('c', 'k-no-chamber', Date.now())).toBeUndefined();
+    const after = await pg.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM members`;
+    expect(after[0]!.n).toBe(before[0]!.n);
+  });
+
   it('a duplicate e-mail in any case is refused, as in SQLite', async () => {
     const input = { name: 'Again', email: 'PERSON1@example.ORG', phone: null, membership_type: 'premium' as const };
     expect(await pg.addMember(bigId, input, new Date())).toBe('duplicate');

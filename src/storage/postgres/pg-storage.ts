@@ -247,10 +247,11 @@ export class PgStorage implements DirectoryStore {
 
   /**
    * Adds a member, or returns 'duplicate' when the chamber already has that e-mail (any
-   * case) or, with `idem`, when the key already has an answer (the route then replays it).
-   * One statement: the unique index decides between concurrent adds, whichever instance they
-   * came through; the key's answer is stored only if the member was added; in a copy made
-   * by `sync pull`, the member is also a pending local change.
+   * case) or, with `idem`, when the key already has an answer (the route then replays it);
+   * 'no-chamber' when there is no such chamber. One statement: the chamber is looked up in
+   * it, the unique index decides between concurrent adds, whichever instance they came
+   * through; the key's answer is stored only if the member was added; in a copy made by
+   * `sync pull`, the member is also a pending local change.
    */
   async addMember(
     chamberId: string,
@@ -259,29 +260,30 @@ export class PgStorage implements DirectoryStore {
     status: MemberStatus = 'active',
     id = newId('mb'),
     idem?: IdempotentWrite,
-  ): Promise<Member | 'duplicate'> {
+  ): Promise<Member | 'duplicate' | 'no-chamber'> {
     const member = newMember(chamberId, input, now, status, id);
     const row = { ...member, email_key: emailKey(input.email) };
     const sql = this.sql;
     const values = sql`${row.id}, ${row.chamber_id}, ${row.name}, ${row.email}, ${row.phone}, ${row.membership_type}, ${row.status}, ${row.joined_at}, ${row.email_key}`;
     const [r] = idem
-      ? await sql<{ added: number }[]>`
-          WITH m AS (
+      ? await sql<{ added: number; chamber: number }[]>`
+          WITH c AS (SELECT 1 FROM chambers WHERE id = ${chamberId}), m AS (
             INSERT INTO members (${sql.unsafe(MEMBER_INSERT)})
-            SELECT ${values}
+            SELECT ${values} FROM c
             WHERE NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE client_id = ${idem.clientId} AND key = ${idem.key} AND created_ms > ${idem.nowMs - IDEMPOTENCY_TTL_MS})
             ON CONFLICT (chamber_id, email_key) DO NOTHING
             RETURNING id
           ), k AS (${claimKey(sql, idem, idem.location(id), member, 'm')}),
           l AS (${recordChange(sql, 'member', chamberId, input, now, 'm')})
-          SELECT count(*)::int AS added FROM m`
-      : await sql<{ added: number }[]>`
-          WITH m AS (
-            INSERT INTO members (${sql.unsafe(MEMBER_INSERT)}) VALUES (${values})
+          SELECT (SELECT count(*)::int FROM m) AS added, (SELECT count(*)::int FROM c) AS chamber`
+      : await sql<{ added: number; chamber: number }[]>`
+          WITH c AS (SELECT 1 FROM chambers WHERE id = ${chamberId}), m AS (
+            INSERT INTO members (${sql.unsafe(MEMBER_INSERT)}) SELECT ${values} FROM c
             ON CONFLICT (chamber_id, email_key) DO NOTHING
             RETURNING id
           ), l AS (${recordChange(sql, 'member', chamberId, input, now, 'm')})
-          SELECT count(*)::int AS added FROM m`;
+          SELECT (SELECT count(*)::int FROM m) AS added, (SELECT count(*)::int FROM c) AS chamber`;
+    if (r!.chamber === 0) return 'no-chamber';
     return r!.added === 1 ? member : 'duplicate';
   }
 

@@ -272,8 +272,11 @@ export class Storage {
     return { docs, total };
   }
 
-  /** Adds a member, or returns 'duplicate' when the chamber already has that e-mail (any case). */
-  addMember(chamberId: string, input: MemberCreate, now: Date, status?: MemberStatus, id?: string): Member | 'duplicate';
+  /**
+   * Adds a member, or returns 'duplicate' when the chamber already has that e-mail (any
+   * case), 'no-chamber' when there is no such chamber.
+   */
+  addMember(chamberId: string, input: MemberCreate, now: Date, status?: MemberStatus, id?: string): Member | 'duplicate' | 'no-chamber';
   addMember(
     chamberId: string,
     input: MemberCreate,
@@ -281,7 +284,7 @@ export class Storage {
     status: MemberStatus | undefined,
     id: string | undefined,
     idem: IdempotentWrite | undefined,
-  ): Member | 'duplicate' | 'replay';
+  ): Member | 'duplicate' | 'replay' | 'no-chamber';
   addMember(
     chamberId: string,
     input: MemberCreate,
@@ -289,11 +292,12 @@ export class Storage {
     status: MemberStatus = 'active',
     id = newId('mb'),
     idem?: IdempotentWrite,
-  ): Member | 'duplicate' | 'replay' {
+  ): Member | 'duplicate' | 'replay' | 'no-chamber' {
     const member = newMember(chamberId, input, now, status, id);
     const copy = this.isCopy();
     return this.atomically(Boolean(idem) || copy, () => {
       if (idem && this.findAnswer(idem.clientId, idem.key, idem.nowMs)) return 'replay';
+      if (!this.chamberType(chamberId)) return 'no-chamber';
       const r = this.stmt(
         `INSERT INTO members (${MEMBER_COLUMNS}, email_key)
          VALUES (@id, @chamber_id, @name, @email, @phone, @membership_type, @status, @joined_at, @email_key)

@@ -31,6 +31,14 @@ describe('pages read by seeking', () => {
     }
   }
 
+  it('the page size is written into the statement, so it must be a whole number from 1 to 1000', () => {
+    for (const perPage of [0, -1, 1.5, Number.NaN, 1001]) {
+      expect(() => storage.listChambers({ page: 1, perPage }), String(perPage)).toThrow(RangeError);
+      expect(() => storage.listMembers(big.id, { page: 1, perPage }), String(perPage)).toThrow(RangeError);
+    }
+    expect(storage.listChambers({ page: 2, perPage: 7 }).docs).toHaveLength(7);
+  });
+
   it('pages read in any order: each from the nearest earlier page read, the pages between skipped', () => {
     const sort = { field: 'name', desc: true } as const;
     const read = (page: number) => storage.listMembers(big.id, { page, perPage: 3, sort }).docs;

@@ -326,7 +326,7 @@ export class PgStorage implements DirectoryStore {
       const [row] = await sql.unsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM events${where.sql()}`, where.args, { prepare: true });
       total = row!.n;
     } else {
-      total = await this.sumCounts('event_counts', where, sql);
+      total = await this.sumCounts(sql, 'event_counts', where);
     }
     const rows = await this.page<Stored<Event>>(sql, `SELECT ${EVENT_SELECT} FROM events`, where, 'starts_at, id', f, total);
     return { docs: rows.map((r) => eventJson(r, f.now)), total };
@@ -334,7 +334,7 @@ export class PgStorage implements DirectoryStore {
 
   // ------------------------------------------------------------------ helpers
 
-  private async sumCounts(table: string, where: Where, sql: Sql | TransactionSql = this.sql): Promise<number> {
+  private async sumCounts(sql: TransactionSql, table: string, where: Where): Promise<number> {
     const [row] = await sql.unsafe<{ n: number }[]>(`SELECT coalesce(sum(n), 0)::bigint AS n FROM ${table}${where.sql()}`, where.args, {
       prepare: true,
     });

@@ -4,6 +4,9 @@
 //   node bin/chamberctl.js --version           target <= 1.15x
 //   node bin/chamberctl.js chambers list       target <= 1.6x: a real request to a local
 //                                              server with a cached token, output piped (TSV)
+// and two floors of that command, measured alongside (not targets; bench/floor/):
+//   the same GET with node:http alone         what any HTTP command on Node 20 pays
+//   the same GET through the CLI's undici     what undici costs, loaded as the CLI loads it
 // Each command runs WARMUP times, then RUNS times, interleaved so that noise spreads evenly.
 // Options: --runs N (default 20), --warmup N (default 3), --strict (exit 1 when a target is
 // missed), --clean-env (run with only PATH and HOME instead of this shell's environment;
@@ -80,11 +83,17 @@ const median = (xs: number[]) => {
 
 const baseUrl = await startServer();
 runOnce([BIN, 'login', '--base-url', baseUrl, '--client-id', CLIENT_ID, '--client-secret', CLIENT_SECRET]);
+// the floors make the CLI's own request (`chambers list` asks v1 for page 1) with its token
+const token = spawnSync(process.execPath, [BIN, 'auth', 'token', '--api-version', 'v1'], { cwd: ROOT, env: cliEnv, encoding: 'utf8' }).stdout.trim();
+Object.assign(cliEnv, { FLOOR_URL: `${baseUrl}/v1/chambers?page=1`, FLOOR_TOKEN: token, FLOOR_CACHE_DIR: join(dir, 'floor-cache') });
+const FLOORS = join(ROOT, 'dist', 'bench', 'floor');
 
 const cases: Array<{ name: string; argv: string[]; target?: number }> = [
   { name: 'node -e 0', argv: ['-e', '0'] },
   { name: 'chamberctl --version', argv: [BIN, '--version'], target: 1.15 },
   { name: 'chamberctl chambers list', argv: [BIN, 'chambers', 'list'], target: 1.6 },
+  { name: 'floor: GET, node:http', argv: [join(FLOORS, 'http-get.cjs')] },
+  { name: 'floor: GET, undici', argv: [join(FLOORS, 'run-undici-get.cjs')] },
 ];
 // the warm-up also caches the v1 token, so the measured runs reuse it
 for (let i = 0; i < WARMUP; i++) for (const c of cases) runOnce(c.argv);
@@ -103,5 +112,9 @@ cases.forEach((c, j) => {
   if (c.target !== undefined && ratio > c.target) missed++;
   console.log(`  ${c.name.padEnd(26)} ${m.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}x${verdict}`);
 });
+console.log(
+  '  (floors: the request of `chambers list` alone, with node:http and nothing else, and through the\n' +
+    "   CLI's undici code loaded as the CLI loads it; a command can be no quicker than its floor)",
+);
 if (STRICT && missed) process.exitCode = 1;
 for (const c of children) c.kill('SIGTERM');

@@ -10,7 +10,7 @@
 // The benchmarks (npm run bench:*): ES modules under dist/bench/, one per bench/*.ts.
 import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -85,4 +85,29 @@ if (benches.length > 0) {
     // CommonJS dependencies call require() for node built-ins.
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
+}
+
+// The floors of bench:startup (bench/floor/): CommonJS and ASCII as the CLI's files, so that
+// undici-get.cjs is loaded by bin/load-bundle.js with the code cache exactly as they are.
+const floorDir = 'bench/floor';
+if (existsSync(floorDir)) {
+  const floors = await build({
+    ...common,
+    splitting: false,
+    format: 'cjs',
+    metafile: false,
+    entryPoints: Object.fromEntries(readdirSync(floorDir).filter((f) => f.endsWith('.ts')).map((f) => [f.slice(0, -3), `${floorDir}/${f}`])),
+    outdir: 'dist/bench/floor',
+    outExtension: { '.js': '.cjs' },
+    write: false,
+  });
+  const floorId = createHash('sha256');
+  mkdirSync('dist/bench/floor', { recursive: true });
+  for (const file of floors.outputFiles) {
+    const text = asciiOnly(file.text);
+    writeFileSync(file.path, text);
+    floorId.update(file.path).update(text);
+  }
+  writeFileSync('dist/bench/floor/build-id', `${floorId.digest('hex').slice(0, 32)}\n`);
+  copyFileSync(`${floorDir}/run-undici-get.cjs`, 'dist/bench/floor/run-undici-get.cjs');
 }

@@ -15,7 +15,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Request } from 'autocannon';
-import { cpuSplit, formatSplit, pidsNamed } from './lib/cpu-split.js';
+import { busySeconds, cpuSplit, formatSplit, pidsNamed, throughputCeiling } from './lib/cpu-split.js';
 import { seededRandom } from './lib/seeded-random.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -140,6 +140,7 @@ function membersQuery(): string {
 const CORES = availableParallelism();
 /** The CPU split of each POST member run, printed with the results. */
 const splits: string[] = [];
+const splitOf = new Map<string, Awaited<ReturnType<typeof cpuSplit<Figure>>>>();
 
 /**
  * Runs a measurement while reading the CPU time of the load generator (this process), the
@@ -151,6 +152,7 @@ async function withCpuSplit(name: string, serves: string[], work: () => Promise<
   groups.postgres = () => pidsNamed('postgres');
   const split = await cpuSplit(groups, CORES, work);
   splits.push(`${name}: ${formatSplit(split)}`);
+  splitOf.set(name, split);
   return split.result;
 }
 
@@ -357,6 +359,17 @@ async function main() {
       if (two) {
         const ratio = two.rps / pg[4]!.rps;
         console.log(`two instances: ${Math.round(two.rps)} req/s POST member, ${ratio.toFixed(2)}x one instance`);
+        // What bounds that ratio on this machine: the share of the cores one instance left
+        // unused, and the CPU each request costs (load generator, serve, PostgreSQL) in each run.
+        const one = splitOf.get(pg[4]!.name);
+        const both = splitOf.get(two.name);
+        if (one && both) {
+          const perRequest = (s: typeof one, f: Figure) => Math.round((busySeconds(s) * 1e6) / (f.rps * (s.available / CORES)));
+          console.log(
+            `  at most ${throughputCeiling(one).toFixed(2)}x on this machine: one instance kept ${Math.round((100 * busySeconds(one)) / one.available)}% of the ${CORES} cores busy, ` +
+              `at ${perRequest(one, pg[4]!)} µs of CPU a request (load generator, serve, PostgreSQL); two instances spent ${perRequest(both, two)} µs a request`,
+          );
+        }
         checks.push(['postgres: two instances >= 1.3x one on POST member', ratio >= 1.3]);
       }
     }

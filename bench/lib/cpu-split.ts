@@ -83,3 +83,16 @@ export function formatSplit(split: { available: number; seconds: Record<string, 
   const shares = (o: Record<string, number>) => Object.entries(o).map(([name, s]) => `${name} ${Math.round((100 * s) / split.available)}%`).join(', ');
   return `${shares(split.seconds)}; ${shares(split.rest)}`;
 }
+
+type Split = { available: number; seconds: Record<string, number>; rest: Record<string, number> };
+
+/** CPU seconds the run spent in all: every group, and the rest of the machine's busy time. */
+export const busySeconds = (split: Split) => Object.values(split.seconds).reduce((a, b) => a + b, 0) + (split.rest['other busy'] ?? 0);
+
+/**
+ * How many times its throughput a run could reach on this machine if each request kept its
+ * CPU cost: the cores' time (less what the hypervisor took) over the time the run kept busy.
+ * A run that already keeps 84% of the cores busy can go 1.19x as fast at most, however many
+ * processes share the work.
+ */
+export const throughputCeiling = (split: Split) => (split.available - (split.rest.steal ?? 0)) / busySeconds(split);

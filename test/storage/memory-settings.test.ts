@@ -32,6 +32,12 @@ describe('SQLite memory settings', () => {
     s.close();
   });
 
+  it('mmapMiB sets the map alone (the copy a pull writes maps nothing)', () => {
+    const s = new Storage(join(dir, 'nomap.db'), { cacheMiB: 32, mmapMiB: 0 });
+    expect(settings(s)).toEqual({ cacheKiB: 32 * 1024, mmapBytes: 0 });
+    s.close();
+  });
+
   it('keeps statement journals in memory: trigger-firing inserts in one transaction write nothing before the commit', () => {
     const s = new Storage(join(dir, 'journal.db'));
     const written = () => Number(/^wchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))![1]);

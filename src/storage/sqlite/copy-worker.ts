@@ -14,7 +14,9 @@ export function serveCopyInWorker(): void {
   const { path, cacheMiB } = workerData as CopyWorkerData;
   let copy: SyncCopy;
   try {
-    copy = new SyncCopy(openStorage(path, cacheMiB, { keepDeferredIndexes: true }));
+    // No memory map: a pull writes, and the map's pages would only add to the pull's RSS
+    // (up to its size; the peak RSS of a pull has a target, docs/performance.md).
+    copy = new SyncCopy(openStorage(path, cacheMiB, { keepDeferredIndexes: true, mmapMiB: 0 }));
   } catch (err) {
     port.postMessage({ id: 0, ok: false, error: errorToMessage(err), heldBack: 0 } satisfies CopyAnswer);
     port.close();

@@ -5,7 +5,7 @@ import { StartError } from '../start-error.js';
 import { Storage } from './storage.js';
 
 /** The SQLite file named by --db, created 0600 in a 0700 directory when new; a StartError saying why not. */
-export function openStorage(dbPath: string, cacheMiB?: number, opts: { keepDeferredIndexes?: boolean } = {}): Storage {
+export function openStorage(dbPath: string, cacheMiB?: number, opts: { mmapMiB?: number; keepDeferredIndexes?: boolean } = {}): Storage {
   try {
     if (dbPath !== ':memory:') {
       // The database holds personal data and the hashes of secrets: a new directory is

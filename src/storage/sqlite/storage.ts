@@ -55,15 +55,16 @@ export class Storage {
    * get that many MiB. Without it: a 64 MiB page cache and a map of up to 1 GiB, so that
    * a list request on a large database costs no read() calls, which otherwise dominate
    * (bench:server); the mapped pages count in the process's RSS (README, "Memory").
+   * `mmapMiB` sets the map alone (0: none).
    */
-  constructor(path: string, opts: { cacheMiB?: number; keepDeferredIndexes?: boolean } = {}) {
+  constructor(path: string, opts: { cacheMiB?: number; mmapMiB?: number; keepDeferredIndexes?: boolean } = {}) {
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
     const cacheMiB = opts.cacheMiB ?? 64;
-    const mmapMiB = opts.cacheMiB ?? 1024;
+    const mmapMiB = opts.mmapMiB ?? opts.cacheMiB ?? 1024;
     this.db.pragma(`mmap_size = ${mmapMiB * 1024 * 1024}`);
     this.db.pragma(`cache_size = ${-cacheMiB * 1024}`);
     // A first pull that was stopped left its list indexes to build (deferred-indexes.ts):

@@ -23,7 +23,7 @@ import { serveCopyInWorker } from '../src/storage/sqlite/copy-worker.js';
 import { ThreadedCopy } from '../src/storage/sqlite/threaded-copy.js';
 import { Storage } from '../src/storage/sqlite/storage.js';
 import { newPullStats, pull } from '../src/sync/pull.js';
-import { cpuSplit, formatSplit } from './lib/cpu-split.js';
+import { cpuSplit, formatSplit, throughputCeiling } from './lib/cpu-split.js';
 import { peakRssMiB } from './lib/peak-rss.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -165,8 +165,10 @@ async function main(): Promise<void> {
     const seconds = { [mode]: r.cpuSeconds, ...split.seconds };
     const rest = { ...split.rest, 'other busy': Math.max(0, split.rest['other busy'] - r.cpuSeconds) };
     splits.push(`${mode}: ${formatSplit({ available: split.available, seconds, rest })} (${r.cpuSeconds.toFixed(1)} s in the ${mode}, ${split.seconds.serve!.toFixed(1)} s in serve, ${(r.ms / 1000).toFixed(1)} s wall)`);
+    if (mode === 'pull') pullCeiling = throughputCeiling(split);
     return r;
   };
+  let pullCeiling = 0;
   // the loop before and after the pull: the pull is compared with the mean of the two
   const loopA = await worker('loop');
   const pulled = await worker('pull', ['--db', join(dir, 'copy.db')]);
@@ -180,6 +182,9 @@ async function main(): Promise<void> {
   console.log(`sync pull:   ${fmt(rate(pulled))} rows/s (${fmt(pulled.rows)} rows in ${(pulled.ms / 1000).toFixed(1)} s)`);
   const ratio = rate(pulled) / loopRate;
   console.log(`ratio:       ${ratio.toFixed(2)}x the paged GETs (target >= 0.8: ${ratio >= 0.8 ? 'PASS' : 'MISS'})`);
+  // What bounds it: the CPU the pull and the server spent in all, had it kept every core busy
+  // (the pull's CPU per row as it is; see "where the cores went" below).
+  console.log(`             at most ${(ratio * pullCeiling).toFixed(2)}x on this machine at the pull's CPU per row: the pull and the server kept ${Math.round(100 / pullCeiling)}% of the cores busy`);
   // the target is in MB (10^6 bytes), the figures in MiB as the other benches print them
   const mb = (pulled.maxRssMiB * 2 ** 20) / 1e6;
   console.log(

@@ -22,5 +22,6 @@ export function copiedChamberRow(c: Chamber) {
 }
 
 export function copiedMemberRow(m: Member) {
-  return { ...memberOf(m), email_key: emailKey(m.email), raw: rawUnlessCanonical(m, memberOf(m)) };
+  const canonical = memberOf(m);
+  return { ...canonical, email_key: emailKey(m.email), raw: rawUnlessCanonical(m, canonical) };
 }

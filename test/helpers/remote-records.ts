@@ -1,4 +1,4 @@
-import type { Chamber, Member } from '../../src/contract/index.js';
+import type { Chamber, Event, Member } from '../../src/contract/index.js';
 
 // Records as a remote sends them, for the tests of the copy `sync pull` writes.
 
@@ -14,4 +14,14 @@ export const remoteMember = (id: string, chamberId: string, email: string): Memb
   membership_type: 'standard',
   status: 'active',
   joined_at: '2025-01-02T00:00:00.000Z',
+});
+
+export const remoteEvent = (id: string, chamberId: string, status: Event['status'] = 'upcoming'): Event => ({
+  id,
+  chamber_id: chamberId,
+  title: `E ${id}`,
+  status,
+  starts_at: '2030-01-01T10:00:00.000Z',
+  ends_at: '2030-01-01T12:00:00.000Z',
+  location: null,
 });

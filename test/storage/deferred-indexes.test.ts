@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasDeferredIndexes } from '../../src/storage/sqlite/deferred-indexes.js';
 import { Storage } from '../../src/storage/sqlite/storage.js';
 import { SyncCopy } from '../../src/storage/sqlite/sync-copy.js';
-import { remoteChamber, remoteMember } from '../helpers/remote-records.js';
+import { remoteChamber, remoteEvent, remoteMember } from '../helpers/remote-records.js';
 
 let dir: string;
 beforeAll(async () => (dir = await mkdtemp(join(tmpdir(), 'chamberctl-deferred-'))));
@@ -22,10 +22,12 @@ const schemaOf = (s: Storage) =>
 const totals = (s: Storage) => ({
   chambers: s.db.prepare('SELECT type, status, n FROM chamber_counts WHERE n > 0 ORDER BY type, status').all(),
   members: s.db.prepare('SELECT chamber_id, status, n FROM member_counts WHERE n > 0 ORDER BY chamber_id, status').all(),
+  events: s.db.prepare('SELECT chamber_id, status, n FROM event_counts WHERE n > 0 ORDER BY chamber_id, status').all(),
 });
 const counted = (s: Storage) => ({
   chambers: s.db.prepare('SELECT type, status, count(*) AS n FROM chambers GROUP BY type, status ORDER BY type, status').all(),
   members: s.db.prepare('SELECT chamber_id, status, count(*) AS n FROM members GROUP BY chamber_id, status ORDER BY chamber_id, status').all(),
+  events: s.db.prepare('SELECT chamber_id, status, count(*) AS n FROM events GROUP BY chamber_id, status ORDER BY chamber_id, status').all(),
 });
 
 /** A run of a pull into `copy`: two chambers, three members, left unfinished. */
@@ -33,6 +35,7 @@ function pullSome(copy: SyncCopy): number {
   const run = copy.startRun(source);
   copy.upsertChambers([remoteChamber('a'), remoteChamber('b', { status: 'inactive' })], run);
   copy.upsertMembers([remoteMember('m1', 'a', 'x@example.org'), remoteMember('m2', 'a', 'y@example.org'), remoteMember('m3', 'b', 'x@example.org')], run);
+  copy.upsertEvents([remoteEvent('e1', 'a'), remoteEvent('e2', 'a', 'canceled'), remoteEvent('e3', 'b')], run);
   copy.finishChamber('a', run, true);
   copy.flush();
   return run;
@@ -54,7 +57,10 @@ describe('a first pull loads in bulk', () => {
     expect(during).not.toContain('chambers_by_created');
     expect(during).not.toContain('members_count_insert');
     expect(during).toContain('members_email_per_chamber'); // the pull's address rule needs it
-    expect(during).toContain('events_by_start');
+    expect(during).not.toContain('events_by_status_start');
+    expect(during).not.toContain('events_by_live_start');
+    expect(during).not.toContain('events_count_insert');
+    expect(during).toContain('events_by_start'); // a finished chamber's stale events are found by chamber_id
     expect(hasDeferredIndexes(copy.db)).toBe(true);
 
     copy.finishRun(run, '2025-01-03T00:00:00.000Z', true);
@@ -62,6 +68,7 @@ describe('a first pull loads in bulk', () => {
     expect(schemaOf(copy.storage)).toEqual(fresh());
     expect(totals(copy.storage)).toEqual(counted(copy.storage));
     expect(totals(copy.storage).members).toHaveLength(2);
+    expect(totals(copy.storage).events).toHaveLength(3);
     copy.close();
   });
 

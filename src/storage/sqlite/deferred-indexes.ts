@@ -1,11 +1,11 @@
 import type Database from 'better-sqlite3';
 
 // A first `sync pull` into an empty copy loads it in bulk, the way `snapshot import` does:
-// the list indexes and count triggers of chambers and members are dropped when the pull
-// starts and built once at its end, which costs a fraction of keeping them up row by row
-// (docs/performance.md, "sync pull"). What a pull itself reads stays: the primary keys,
+// the list indexes and count triggers of chambers, members and events are dropped when the
+// pull starts and built once at its end, which costs a fraction of keeping them up row by
+// row (docs/performance.md, "sync pull"). What a pull itself reads stays: the primary keys,
 // the one-member-per-address index (the pull's address rule, and a chamber's members by
-// chamber_id), and every index of events (a finished chamber's stale events are found by
+// chamber_id), and events_by_start (a finished chamber's stale events are found by
 // chamber_id).
 //
 // The dropped definitions are kept in sync_state, in the transaction that drops them, so a
@@ -23,12 +23,12 @@ export const REBUILD_CACHE_KIB = 8 * 1024;
 
 const DEFERRABLE = `
   SELECT type, name, sql FROM sqlite_master
-  WHERE sql IS NOT NULL AND tbl_name IN ('chambers', 'members')
-    AND ((type = 'index' AND sql NOT LIKE 'CREATE UNIQUE %')
+  WHERE sql IS NOT NULL AND tbl_name IN ('chambers', 'members', 'events')
+    AND ((type = 'index' AND sql NOT LIKE 'CREATE UNIQUE %' AND name <> 'events_by_start')
       OR (type = 'trigger' AND name LIKE '%\\_count\\_%' ESCAPE '\\'))
   ORDER BY type, name`;
 
-/** Drops the list indexes and count triggers of chambers and members, remembering them. Run inside a transaction. */
+/** Drops the list indexes and count triggers of chambers, members and events, remembering them. Run inside a transaction. */
 export function deferListIndexes(db: Database.Database): void {
   if (db.prepare('SELECT 1 FROM sync_state WHERE key = ?').get(KEY)) return;
   const schema = db.prepare(DEFERRABLE).all() as { type: string; name: string; sql: string }[];
@@ -64,6 +64,7 @@ export function restoreDeferredIndexes(db: Database.Database): void {
       db.exec(`
         DELETE FROM chamber_counts; INSERT INTO chamber_counts (type, status, n) SELECT type, status, count(*) FROM chambers GROUP BY type, status;
         DELETE FROM member_counts; INSERT INTO member_counts (chamber_id, status, n) SELECT chamber_id, status, count(*) FROM members GROUP BY chamber_id, status;
+        DELETE FROM event_counts; INSERT INTO event_counts (chamber_id, status, n) SELECT chamber_id, status, count(*) FROM events GROUP BY chamber_id, status;
       `);
       db.prepare('DELETE FROM sync_state WHERE key = ?').run(KEY);
     }).immediate();

@@ -30,7 +30,7 @@ const counted = (s: Storage) => ({
   events: s.db.prepare('SELECT chamber_id, status, count(*) AS n FROM events GROUP BY chamber_id, status ORDER BY chamber_id, status').all(),
 });
 
-/** A run of a pull into `copy`: two chambers, three members, left unfinished. */
+/** A run of a pull into `copy`: two chambers, three members, three events, left unfinished. */
 function pullSome(copy: SyncCopy): number {
   const run = copy.startRun(source);
   copy.upsertChambers([remoteChamber('a'), remoteChamber('b', { status: 'inactive' })], run);

@@ -375,13 +375,16 @@ export class SyncCopy implements CopyStore {
 }
 
 const chamberRow = (c: Chamber, run: number | null) => ({ ...copiedChamberRow(c), synced_run: run });
-/** A member as a pull or a push's answer gives it, its values in MEMBER_UPSERT's order. */
+/** Writes a member as a pull or a push's answer gives it; its values come from memberValues. */
 const MEMBER_UPSERT = `INSERT INTO members (id, chamber_id, name, email, email_key, phone, membership_type, status, joined_at, raw, synced_run)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (id) DO UPDATE SET chamber_id = excluded.chamber_id, name = excluded.name, email = excluded.email,
     email_key = excluded.email_key, phone = excluded.phone, membership_type = excluded.membership_type,
     status = excluded.status, joined_at = excluded.joined_at, raw = excluded.raw, synced_run = excluded.synced_run`;
-// Bound by position: a pull writes a million of these, and better-sqlite3 binds 11 values by
-// position ~1 µs faster than by name (docs/performance.md).
+/**
+ * A copied member's values in MEMBER_UPSERT's order. Bound by position: a pull writes a
+ * million of these, and better-sqlite3 binds 11 values by position ~1 µs faster than by
+ * name (docs/performance.md).
+ */
 const memberValues = (r: ReturnType<typeof copiedMemberRow>, run: number | null) =>
   [r.id, r.chamber_id, r.name, r.email, r.email_key, r.phone, r.membership_type, r.status, r.joined_at, r.raw, run] as const;

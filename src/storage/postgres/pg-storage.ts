@@ -265,24 +265,18 @@ export class PgStorage implements DirectoryStore {
     const row = { ...member, email_key: emailKey(input.email) };
     const sql = this.sql;
     const values = sql`${row.id}, ${row.chamber_id}, ${row.name}, ${row.email}, ${row.phone}, ${row.membership_type}, ${row.status}, ${row.joined_at}, ${row.email_key}`;
-    const [r] = idem
-      ? await sql<{ added: number; chamber: number }[]>`
-          WITH c AS (SELECT 1 FROM chambers WHERE id = ${chamberId}), m AS (
-            INSERT INTO members (${sql.unsafe(MEMBER_INSERT)})
-            SELECT ${values} FROM c
-            WHERE NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE client_id = ${idem.clientId} AND key = ${idem.key} AND created_ms > ${idem.nowMs - IDEMPOTENCY_TTL_MS})
-            ON CONFLICT (chamber_id, email_key) DO NOTHING
-            RETURNING id
-          ), k AS (${claimKey(sql, idem, idem.location(id), member, 'm')}),
-          l AS (${recordChange(sql, 'member', chamberId, input, now, 'm')})
-          SELECT (SELECT count(*)::int FROM m) AS added, (SELECT count(*)::int FROM c) AS chamber`
-      : await sql<{ added: number; chamber: number }[]>`
-          WITH c AS (SELECT 1 FROM chambers WHERE id = ${chamberId}), m AS (
-            INSERT INTO members (${sql.unsafe(MEMBER_INSERT)}) SELECT ${values} FROM c
-            ON CONFLICT (chamber_id, email_key) DO NOTHING
-            RETURNING id
-          ), l AS (${recordChange(sql, 'member', chamberId, input, now, 'm')})
-          SELECT (SELECT count(*)::int FROM m) AS added, (SELECT count(*)::int FROM c) AS chamber`;
+    // With a key: nothing is added if the key already has an answer, and the answer is
+    // claimed only for the member added.
+    const [r] = await sql<{ added: number; chamber: number }[]>`
+      WITH c AS (SELECT 1 FROM chambers WHERE id = ${chamberId}), m AS (
+        INSERT INTO members (${sql.unsafe(MEMBER_INSERT)})
+        SELECT ${values} FROM c
+        ${idem ? sql`WHERE NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE client_id = ${idem.clientId} AND key = ${idem.key} AND created_ms > ${idem.nowMs - IDEMPOTENCY_TTL_MS})` : sql``}
+        ON CONFLICT (chamber_id, email_key) DO NOTHING
+        RETURNING id
+      ), ${idem ? sql`k AS (${claimKey(sql, idem, idem.location(id), member, 'm')}),` : sql``}
+      l AS (${recordChange(sql, 'member', chamberId, input, now, 'm')})
+      SELECT (SELECT count(*)::int FROM m) AS added, (SELECT count(*)::int FROM c) AS chamber`;
     if (r!.chamber === 0) return 'no-chamber';
     return r!.added === 1 ? member : 'duplicate';
   }

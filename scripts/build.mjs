@@ -43,18 +43,15 @@ const cli = await build({
   chunkNames: 'chunks/[name]-[hash]',
   write: false,
 });
-const written = new Map(); // path -> the text written
-for (const file of cli.outputFiles) {
+// The bundle's identity, from the files as written: the code cache is kept per build, so a
+// cache made for another build is never offered to V8 (bin/load-bundle.js).
+await writeWithBuildId(cli.outputFiles, 'dist', async (text) => {
   // esbuild's own ES module → CommonJS conversion; bundled CommonJS dependencies call the
   // real require() for node built-ins once they run as CommonJS.
-  const { code } = await transform(file.text, { format: 'cjs', platform: 'node', target: 'node20', loader: 'js' });
+  const { code } = await transform(text, { format: 'cjs', platform: 'node', target: 'node20', loader: 'js' });
   // transform() leaves import() alone; between our own files it becomes a deferred require().
-  const lazy = code.replace(/\bimport\((["'])(\.{1,2}\/[\w./-]+\.cjs)\1\)/g, 'Promise.resolve().then(() => require($1$2$1))');
-  mkdirSync(dirname(file.path), { recursive: true });
-  const text = asciiOnly(lazy);
-  writeFileSync(file.path, text);
-  written.set(file.path, text);
-}
+  return code.replace(/\bimport\((["'])(\.{1,2}\/[\w./-]+\.cjs)\1\)/g, 'Promise.resolve().then(() => require($1$2$1))');
+});
 /**
  * The file as pure ASCII. esbuild escapes what is not ASCII in code, but keeps comments as
  * they are, and a handful of ’ and § in undici's comments made node 20 read its 1.1 MB
@@ -66,11 +63,22 @@ function asciiOnly(code) {
   return code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-// The bundle's identity, from the files as written: the code cache is kept per build, so a
-// cache made for another build is never offered to V8 (bin/load-bundle.js).
-const buildId = createHash('sha256');
-for (const [path, text] of [...written].sort(([a], [b]) => a.localeCompare(b))) buildId.update(path).update(text);
-writeFileSync('dist/build-id', `${buildId.digest('hex').slice(0, 32)}\n`);
+/**
+ * Writes esbuild's output files (through `convert`, then in ASCII), and `dir/build-id`: a
+ * hash of the files as written, in path order.
+ */
+async function writeWithBuildId(files, dir, convert = async (text) => text) {
+  const written = new Map(); // path -> the text written
+  for (const file of files) {
+    const text = asciiOnly(await convert(file.text));
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeFileSync(file.path, text);
+    written.set(file.path, text);
+  }
+  const id = createHash('sha256');
+  for (const [path, text] of [...written].sort(([a], [b]) => a.localeCompare(b))) id.update(path).update(text);
+  writeFileSync(`${dir}/build-id`, `${id.digest('hex').slice(0, 32)}\n`);
+}
 // Which sources each output file holds: tests use it to tell which dependencies a command
 // loaded (e.g. that `--help` loads no HTTP code) now that dependencies are bundled.
 writeFileSync('dist/meta.json', JSON.stringify(cli.metafile));
@@ -101,13 +109,6 @@ if (existsSync(floorDir)) {
     outExtension: { '.js': '.cjs' },
     write: false,
   });
-  const floorId = createHash('sha256');
-  mkdirSync('dist/bench/floor', { recursive: true });
-  for (const file of floors.outputFiles) {
-    const text = asciiOnly(file.text);
-    writeFileSync(file.path, text);
-    floorId.update(file.path).update(text);
-  }
-  writeFileSync('dist/bench/floor/build-id', `${floorId.digest('hex').slice(0, 32)}\n`);
+  await writeWithBuildId(floors.outputFiles, 'dist/bench/floor');
   copyFileSync(`${floorDir}/run-undici-get.cjs`, 'dist/bench/floor/run-undici-get.cjs');
 }

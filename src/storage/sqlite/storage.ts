@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type {
   Chamber,
   ChamberCreate,
@@ -14,6 +14,7 @@ import type {
 import { newId } from '../ids.js';
 import { restoreDeferredIndexes } from './deferred-indexes.js';
 import { migrate } from './migrations.js';
+import { openDatabase } from './open-database.js';
 import { PageBoundaries } from '../page-boundaries.js';
 import {
   emailKey,
@@ -58,7 +59,7 @@ export class Storage {
    * `mmapMiB` sets the map alone (0: none).
    */
   constructor(path: string, opts: { cacheMiB?: number; mmapMiB?: number; keepDeferredIndexes?: boolean } = {}) {
-    this.db = new Database(path);
+    this.db = openDatabase(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
@@ -94,7 +95,7 @@ export class Storage {
     if (this.db.memory) return;
     this.db.pragma('wal_autocheckpoint = 0');
     this.checkpointTimer = setInterval(() => {
-      if (this.db.open) this.db.pragma('wal_checkpoint(PASSIVE)');
+      if (this.db.open) this.stmt('PRAGMA wal_checkpoint(PASSIVE)').get(); // one kept statement, not one per tick
     }, ms);
     this.checkpointTimer.unref();
   }

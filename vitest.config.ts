@@ -14,11 +14,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // End-to-end tests spawn the built binary and servers; two cores, so keep it modest.
     maxWorkers: 2,
-    // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
-    // (the second run of `npm test`, on PostgreSQL, writes a report of its own)
-    reporters: [
-      'default',
-      ['json', { outputFile: run === 'sqlite' ? '.test-results.json' : `.test-results-${run}.json` }],
-    ],
+    // The JSON report lets .ci/run print a plain "N passed, N failed" closing line: one
+    // report per run and runtime (.ci/run runs the suite on every runtime of `engines`).
+    reporters: ['default', ['json', { outputFile: `.test-results-${run}-node${process.versions.node.split('.')[0]}.json` }]],
   },
 });

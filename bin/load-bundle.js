@@ -21,7 +21,7 @@ const { crc32 } = require('node:zlib');
 
 const MAGIC = 0x43433801; // "CC8" + format version 1
 
-/** Commands that talk HTTP through undici (kept in step with src/commands/*.register.ts). */
+/** Commands that talk HTTP through undici (kept in step with each src/commands/NOUN/register.ts). */
 const HTTP_COMMANDS = new Set(['chambers', 'members', 'events', 'login', 'auth', 'api', 'sync']);
 /** Global options that take a value as the next word (src/cli/program.ts). */
 const VALUE_OPTIONS = new Set(['--profile', '--api-version', '--base-url', '--format', '-o']);

@@ -1,7 +1,7 @@
 // Entry point of the bundled CLI (bin/chamberctl.js loads it through bin/load-bundle.js).
 // `--version` is answered before anything else loads; everything else is imported lazily.
 // No top-level await: the bundle runs as CommonJS (scripts/build.mjs).
-import { COPY_WORKER_ARG } from '../storage/sqlite/copy-worker-arg.js';
+import { COPY_WORKER_ARG } from '../core/copy-worker-spawn.js';
 
 declare const __CHAMBERCTL_VERSION__: string;
 
@@ -12,7 +12,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // started again in a worker thread by `sync pull`, to write the copy (threaded-copy.ts)
   void import('../storage/sqlite/copy-worker.js').then(({ serveCopyInWorker }) => serveCopyInWorker());
 } else {
-  void Promise.all([import('./program.js'), import('./context.js')]).then(async ([{ run }, { processContext }]) => {
+  void Promise.all([import('./program.js'), import('../core/context.js')]).then(async ([{ run }, { processContext }]) => {
     process.exitCode = await run(argv, processContext(), __CHAMBERCTL_VERSION__);
   });
 }

@@ -1,16 +1,17 @@
 import { Command, CommanderError, Option } from 'commander';
 import { restyleCommanderError } from './commander-messages.js';
-import type { CliContext } from './context.js';
-import { CliError, ExitCode } from './exit-codes.js';
-import { registerApi } from '../commands/api.register.js';
-import { registerAuthCommands } from '../commands/auth.register.js';
-import { registerDirectoryCommands } from '../commands/directory.register.js';
-import { registerImportCommand } from '../commands/import.register.js';
-import { registerShellCommands } from '../commands/completion.register.js';
-import { examples } from '../commands/help-text.js';
-import { registerServe } from '../commands/serve.register.js';
-import { registerSync } from '../commands/sync.register.js';
-import { registerSnapshotCommands } from '../commands/snapshot.register.js';
+import type { CliContext } from '../core/context.js';
+import { CliError, ExitCode } from '../core/exit-codes.js';
+import { registerApi } from '../commands/api/register.js';
+import { registerAuthCommands } from '../commands/auth/register.js';
+import { registerChambersCommands } from '../commands/chambers/register.js';
+import { registerEventsCommands } from '../commands/events/register.js';
+import { registerMembersCommands } from '../commands/members/register.js';
+import { registerShellCommands } from '../commands/completion/register.js';
+import { examples } from '../commands/shared/help-text.js';
+import { registerServe } from '../commands/serve/register.js';
+import { registerSync } from '../commands/sync/register.js';
+import { registerSnapshotCommands } from '../commands/snapshot/register.js';
 
 /**
  * Builds the commander tree. Each command's action imports its implementation lazily, so
@@ -40,8 +41,9 @@ export function buildProgram(ctx: CliContext, version: string): Command {
     .option('--verbose', 'print HTTP exchanges on stderr (secrets redacted)');
 
   program.commandsGroup('Directory:');
-  registerDirectoryCommands(program, ctx);
-  registerImportCommand(program, ctx);
+  registerChambersCommands(program, ctx);
+  registerMembersCommands(program, ctx);
+  registerEventsCommands(program, ctx);
   registerApi(program, ctx);
   program.commandsGroup('Authentication and profiles:');
   registerAuthCommands(program, ctx);

@@ -1,5 +1,4 @@
-import type { CliContext } from '../cli/context.js';
-import type { GlobalOptions } from './types.js';
+import type { CliContext, GlobalOptions } from '../core/context.js';
 import { proxyEnv } from './dispatcher.js';
 import { HttpClient, type HttpClientOptions } from './http.js';
 

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { CliError, ExitCode } from '../cli/exit-codes.js';
+import { CliError, ExitCode } from '../core/exit-codes.js';
 import {
   Chamber,
   Event,

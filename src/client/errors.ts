@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { CliError, ExitCode } from '../cli/exit-codes.js';
+import { CliError, ExitCode } from '../core/exit-codes.js';
 import { ErrorBody, OAuthErrorBody, ValidationErrorBody, type FieldErrors } from '../contract/index.js';
 import { networkErrorCode } from './retry.js';
 

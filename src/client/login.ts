@@ -1,4 +1,4 @@
-import type { CliContext } from '../cli/context.js';
+import type { CliContext } from '../core/context.js';
 import type { ApiVersion } from '../contract/index.js';
 import type { ApiVersionSetting } from '../config/profile.js';
 import { openProfileStore } from '../config/profile-store.js';

@@ -1,4 +1,4 @@
-import { usageError } from '../cli/exit-codes.js';
+import { usageError } from '../core/exit-codes.js';
 
 /**
  * One URL path segment. A segment that is `.` or `..` (escaped or not) is a dot segment

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { CliError, ExitCode, usageError } from '../cli/exit-codes.js';
+import { CliError, ExitCode, usageError } from '../core/exit-codes.js';
 import type { ApiVersion } from '../contract/index.js';
 import { errorFromResponse } from './errors.js';
 import type { HttpClient, HttpResponse } from './http.js';

@@ -1,5 +1,5 @@
-import type { CliContext } from '../cli/context.js';
-import { CliError, ExitCode } from '../cli/exit-codes.js';
+import type { CliContext, GlobalOptions } from '../core/context.js';
+import { CliError, ExitCode } from '../core/exit-codes.js';
 import type { ApiVersion } from '../contract/index.js';
 import { normaliseBaseUrl } from '../config/base-url.js';
 import { hasCredentials, type CachedToken, type Profile } from '../config/profile.js';
@@ -9,7 +9,7 @@ import { httpClientFor } from './create-http.js';
 import { DirectoryClient } from './directory-client.js';
 import type { HttpClient } from './http.js';
 import { TokenProvider, tokenVersion, type TokenCache } from './tokens.js';
-import type { GlobalOptions, Session } from './types.js';
+import type { Session } from './types.js';
 
 export interface OpenedProfile {
   name: string;

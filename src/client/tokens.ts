@@ -1,4 +1,4 @@
-import { CliError, ExitCode } from '../cli/exit-codes.js';
+import { CliError, ExitCode } from '../core/exit-codes.js';
 import { TokenResponse, type ApiVersion } from '../contract/index.js';
 import type { CachedToken } from '../config/profile.js';
 import { errorFromResponse, serverMessage } from './errors.js';

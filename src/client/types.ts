@@ -9,21 +9,6 @@ import type {
   MemberCreate,
 } from '../contract/index.js';
 
-/** The global options of cli.md, as commander hands them to every command (optsWithGlobals). */
-export interface GlobalOptions {
-  profile?: string;
-  json?: boolean;
-  apiVersion?: 'auto' | 'v1' | 'v2';
-  baseUrl?: string;
-  /** false with --no-color */
-  color: boolean;
-  /** --format of the list commands (`--json` is `json`). */
-  format?: 'table' | 'tsv' | 'json' | 'csv';
-  /** --wide on the lists: every column, nothing cut. */
-  wide?: boolean;
-  verbose?: boolean;
-}
-
 /** Query parameters exactly as sent on the wire (`filter[status]`, `per_page`, ...). */
 export type WireQuery = Record<string, string>;
 

@@ -1,5 +1,5 @@
 import type { ApiVersion } from '../contract/enums.js';
-import { usageError } from '../cli/exit-codes.js';
+import { usageError } from '../core/exit-codes.js';
 
 /**
  * Picks the API version of one call (cli.md "Versions"):
@@ -29,7 +29,6 @@ export function chooseApiVersion(
           `use --api-version v2, or unpin it with \`chamberctl config set api-version auto\``,
   );
 }
-
 
 /** The version for one call of a session, `--api-version` on the command line taking precedence. */
 export function sessionVersion(

@@ -1,4 +1,4 @@
-import { usageError } from '../cli/exit-codes.js';
+import { usageError } from '../core/exit-codes.js';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
 

@@ -1,5 +1,4 @@
-import type { CliContext } from '../cli/context.js';
-import type { GlobalOptions } from '../client/types.js';
+import type { CliContext, GlobalOptions } from '../core/context.js';
 import { openProfileStore } from './profile-store.js';
 import { selectProfile } from './select.js';
 

@@ -1,4 +1,4 @@
-import type { CliContext } from '../cli/context.js';
+import type { CliContext } from '../core/context.js';
 import { normaliseBaseUrl } from './base-url.js';
 import type { Profile } from './profile.js';
 import { openProfileStore } from './profile-store.js';

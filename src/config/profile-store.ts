@@ -1,7 +1,7 @@
 import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
-import { CliError, ExitCode } from '../cli/exit-codes.js';
+import { CliError, ExitCode } from '../core/exit-codes.js';
 import { makeDirs } from '../files/make-dirs.js';
 import { configDir } from './paths.js';
 import { Profile, checkProfileName } from './profile.js';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import '../contract/locale.js';
-import { usageError } from '../cli/exit-codes.js';
+import { usageError } from '../core/exit-codes.js';
 
 export const API_VERSION_SETTINGS = ['auto', 'v1', 'v2'] as const;
 export type ApiVersionSetting = (typeof API_VERSION_SETTINGS)[number];

@@ -2,13 +2,13 @@
 // client and the token provider themselves, not only the DirectoryApi, to see the status
 // of each POST (409 = skipped) and to repeat a POST, which the generic client rightly
 // never does; so POSTs get a second client without retries of its own.
-import type { CliContext } from '../cli/context.js';
+import type { CliContext, GlobalOptions } from '../core/context.js';
 import { httpClientFor } from '../client/create-http.js';
 import { DirectoryClient } from '../client/directory-client.js';
 import type { HttpClient } from '../client/http.js';
 import { openProfileForCalls } from '../client/session.js';
 import type { TokenProvider } from '../client/tokens.js';
-import type { DirectoryApi, GlobalOptions } from '../client/types.js';
+import type { DirectoryApi } from '../client/types.js';
 
 export interface ImportConnection {
   baseUrl: string;

@@ -1,6 +1,6 @@
 // The header row: which column holds which member field, what is ignored, and the columns
 // of the report (the input's own columns, so a fixed report can be imported again).
-import { CliError, ExitCode } from '../cli/exit-codes.js';
+import { CliError, ExitCode } from '../core/exit-codes.js';
 
 export const MEMBER_COLUMNS = ['name', 'email', 'phone', 'membership_type'] as const;
 export type MemberColumn = (typeof MEMBER_COLUMNS)[number];

@@ -2,7 +2,7 @@
 // unreadable file is a usage error (exit 2) and not a failure halfway through.
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { CliError, ExitCode, usageError } from '../cli/exit-codes.js';
+import { CliError, ExitCode, usageError } from '../core/exit-codes.js';
 
 export interface ImportInput {
   /** `-` for stdin, else the path as given. */

@@ -3,7 +3,7 @@
 // - `periodic` (--verbose): a plain line every few seconds, which interleaves cleanly
 //   with the HTTP log and reads well in a CI log;
 // - `off`: nothing (stderr is not a terminal and no --verbose).
-import type { OutStream } from '../cli/context.js';
+import type { OutStream } from '../core/context.js';
 
 export type ProgressMode = 'live' | 'periodic' | 'off';
 

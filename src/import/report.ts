@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { open, stat, unlink, type FileHandle } from 'node:fs/promises';
 import type { WriteStream } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
-import { CliError, ExitCode, usageError } from '../cli/exit-codes.js';
+import { CliError, ExitCode, usageError } from '../core/exit-codes.js';
 
 export type ReportStatus = 'invalid' | 'duplicate' | 'failed';
 

@@ -3,8 +3,8 @@
 // Reading waits for a free sending slot before it takes the next row, so at most
 // `concurrency` rows are in flight and the parsed rows of one 16 KiB slice of input are
 // waiting; memory stays flat however long the file is.
-import type { CliContext } from '../cli/context.js';
-import { CliError, ExitCode } from '../cli/exit-codes.js';
+import type { CliContext } from '../core/context.js';
+import { CliError, ExitCode } from '../core/exit-codes.js';
 import { CsvRecordReader, type CsvEvent, type CsvRecord } from './csv-reader.js';
 import { EmailSet } from './email-set.js';
 import { readHeader, type Header } from './header.js';

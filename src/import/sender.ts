@@ -7,7 +7,7 @@
 // comes back as 409 and the row counts as skipped, never as a second member.
 import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { CliError, ExitCode } from '../cli/exit-codes.js';
+import { CliError, ExitCode } from '../core/exit-codes.js';
 import { errorFromResponse } from '../client/errors.js';
 import type { HttpClient, HttpResponse } from '../client/http.js';
 import { backoffDelay, type RetryPolicy } from '../client/retry.js';

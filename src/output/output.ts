@@ -1,4 +1,4 @@
-import type { CliContext, OutStream } from '../cli/context.js';
+import type { CliContext, OutStream } from '../core/context.js';
 import { outputSettings, type OutputSettings } from './settings.js';
 import { Sink } from './sink.js';
 import { withSpinner } from './spinner.js';

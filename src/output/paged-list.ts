@@ -1,4 +1,4 @@
-import { CliError } from '../cli/exit-codes.js';
+import { CliError } from '../core/exit-codes.js';
 import type { ListPage } from '../contract/index.js';
 import { countOf, type ResourceView } from './columns.js';
 import { ListWriter, pageFooter } from './list-writer.js';

@@ -1,5 +1,5 @@
-import type { OutStream } from '../cli/context.js';
-import { usageError } from '../cli/exit-codes.js';
+import type { OutStream } from '../core/context.js';
+import { usageError } from '../core/exit-codes.js';
 
 /**
  * How a command prints, decided once from the streams, the environment and the flags:

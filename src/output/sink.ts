@@ -1,4 +1,4 @@
-import type { OutStream } from '../cli/context.js';
+import type { OutStream } from '../core/context.js';
 
 /**
  * Writes to stdout with backpressure, so `--all` over 100k items keeps memory flat: a

@@ -1,4 +1,4 @@
-import type { OutStream } from '../cli/context.js';
+import type { OutStream } from '../core/context.js';
 
 /** A request that answers faster than this shows no spinner at all (no flicker). */
 export const SPINNER_DELAY_MS = 250;

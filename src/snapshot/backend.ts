@@ -3,7 +3,7 @@ import { PgSnapshotIo } from '../storage/postgres/snapshot-io.js';
 import { SqliteSnapshotIo } from '../storage/sqlite/snapshot-io.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import type { DirectoryStore } from '../storage/store.js';
-import type { SnapshotBackend } from './io.js';
+import type { SnapshotBackend } from '../storage/snapshot-backend.js';
 
 /** The snapshot side of an open store, whichever backend it is. */
 export function snapshotBackend(store: DirectoryStore): SnapshotBackend {

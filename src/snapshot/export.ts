@@ -1,7 +1,7 @@
 import type { Sink } from '../output/sink.js';
 import { eventOf, memberOf, toChamber } from '../storage/rows.js';
 import { endLine, HEADER_LINE, recordLine, type SnapshotCounts } from './format.js';
-import type { SnapshotBackend } from './io.js';
+import type { SnapshotBackend } from '../storage/snapshot-backend.js';
 
 /**
  * Writes the database as a snapshot (docs/snapshot-format.md) to `out`, a chunk of rows at a

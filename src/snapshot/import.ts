@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { ChamberType, Event, Member } from '../contract/index.js';
 import { chamberOf, eventOf, memberOf, rawUnlessCanonical, type ChamberRow } from '../storage/rows.js';
 import { checkHeader, compareIds, parseLine, RECORD_KINDS, SnapshotError, type ParsedLine, type RecordKind, type SnapshotCounts } from './format.js';
-import { LoadConflict, type LoadRow, type SnapshotBackend, type SnapshotLoader } from './io.js';
+import { LoadConflict, type LoadRow, type SnapshotBackend, type SnapshotLoader } from '../storage/snapshot-backend.js';
 
 /** Rows per insert batch (PostgreSQL's limit of 65535 parameters allows ~5900 chambers). */
 const BATCH = 2000;
@@ -139,7 +139,6 @@ class SnapshotReader {
     }
     return this.memberRows.length + this.eventRows.length >= BATCH ? this.flush() : undefined;
   }
-
 
   /** A chamber of the file, else of the database (when it had chambers); cached either way. */
   private async chamberType(id: string): Promise<ChamberType | undefined> {

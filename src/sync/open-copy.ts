@@ -1,6 +1,6 @@
-import type { CliContext } from '../cli/context.js';
-import { CliError, ExitCode, usageError } from '../cli/exit-codes.js';
-import { defaultDbPath } from '../commands/serve.js';
+import type { CliContext } from '../core/context.js';
+import { CliError, ExitCode, usageError } from '../core/exit-codes.js';
+import { defaultDbPath } from '../config/paths.js';
 import { openStorage, openStore, StartError } from '../server/start.js';
 import type { CopyStore } from '../storage/copy-store.js';
 import { isPostgresUrl, type PgStorage } from '../storage/postgres/pg-storage.js';

@@ -1,4 +1,4 @@
-import { CliError, ExitCode } from '../cli/exit-codes.js';
+import { CliError, ExitCode } from '../core/exit-codes.js';
 import type { ApiVersion, ListPage } from '../contract/index.js';
 import type { DirectoryApi } from '../client/types.js';
 import type { Chamber } from '../contract/index.js';

@@ -1,4 +1,4 @@
-import { CliError, ExitCode } from '../cli/exit-codes.js';
+import { CliError, ExitCode } from '../core/exit-codes.js';
 import { Chamber, Member, type ChamberCreate, type MemberCreate } from '../contract/index.js';
 import { errorFromResponse } from '../client/errors.js';
 import type { HttpClient, HttpResponse } from '../client/http.js';

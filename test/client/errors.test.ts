@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CliError, ExitCode } from '../../src/cli/exit-codes.js';
+import { CliError, ExitCode } from '../../src/core/exit-codes.js';
 import { errorFromResponse, networkError } from '../../src/client/errors.js';
 
 const at = (status: number, json: unknown, method = 'GET') => ({

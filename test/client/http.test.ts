@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CliError, ExitCode } from '../../src/cli/exit-codes.js';
+import { CliError, ExitCode } from '../../src/core/exit-codes.js';
 import { httpClientFor } from '../../src/client/create-http.js';
 import { HttpClient, type HttpClientOptions } from '../../src/client/http.js';
 import { USER_AGENT } from '../../src/client/user-agent.js';

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { CliError, ExitCode } from '../../src/cli/exit-codes.js';
-import { gatherCredentials } from '../../src/commands/auth-credentials.js';
+import { CliError, ExitCode } from '../../src/core/exit-codes.js';
+import { gatherCredentials } from '../../src/commands/auth/credentials.js';
 import { fakeContext } from '../helpers/fake-context.js';
 
 // Where `login` takes the client id and secret from; the prompts run on fake terminals.

@@ -1,11 +1,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CliError, ExitCode } from '../../src/cli/exit-codes.js';
+import { CliError, ExitCode } from '../../src/core/exit-codes.js';
 import { openSession } from '../../src/client/session.js';
-import type { GlobalOptions, Session } from '../../src/client/types.js';
+import type { Session } from '../../src/client/types.js';
 import { openProfileStore } from '../../src/config/profile-store.js';
 import { makeTempDir, removeTempDir } from '../helpers/cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { fakeContext } from '../helpers/fake-context.js';
+import type { GlobalOptions } from '../../src/core/context.js';
 
 // openSession and the DirectoryApi against the real embedded server.
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliError, ExitCode } from '../../src/cli/exit-codes.js';
+import { CliError, ExitCode } from '../../src/core/exit-codes.js';
 import type { ApiVersion } from '../../src/contract/index.js';
 import type { CachedToken } from '../../src/config/profile.js';
 import { HttpClient } from '../../src/client/http.js';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CliError, ExitCode } from '../../src/cli/exit-codes.js';
-import { parseChambersCreate } from '../../src/commands/chambers-create.js';
-import { parseChambersGet } from '../../src/commands/chambers-get.js';
-import { parseChambersList } from '../../src/commands/chambers-list.js';
-import { parseEventsList } from '../../src/commands/events-list.js';
-import { parseMembersAdd } from '../../src/commands/members-add.js';
-import { parseMembersList } from '../../src/commands/members-list.js';
-import { optionValue, pageQuery, pagingOptions } from '../../src/commands/options.js';
+import { CliError, ExitCode } from '../../src/core/exit-codes.js';
+import { parseChambersCreate } from '../../src/commands/chambers/create.js';
+import { parseChambersGet } from '../../src/commands/chambers/get.js';
+import { parseChambersList } from '../../src/commands/chambers/list.js';
+import { parseEventsList } from '../../src/commands/events/list.js';
+import { parseMembersAdd } from '../../src/commands/members/add.js';
+import { parseMembersList } from '../../src/commands/members/list.js';
+import { optionValue, pageQuery, pagingOptions } from '../../src/commands/shared/options.js';
 import { PageParam } from '../../src/contract/index.js';
 
 function failure(fn: () => unknown): CliError {

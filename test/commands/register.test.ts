@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/fake-context.js';
-import { CHOICES } from '../../src/commands/directory.register.js';
+import { CHOICES } from '../../src/commands/shared/choices.js';
 import { CHAMBER_STATUSES, CHAMBER_TYPES, EVENT_STATUSES, MEMBER_STATUSES, MEMBERSHIP_TYPES } from '../../src/contract/index.js';
 
 // a config directory that does not exist: a test reaching the session would fail with 3

@@ -2,13 +2,13 @@
 // version and query each call uses, and that nothing is sent when a check fails. (What the
 // server does with them is covered by test/e2e against the real server.)
 import { describe, expect, it } from 'vitest';
-import { CliError, ExitCode } from '../../src/cli/exit-codes.js';
-import { chambersCreate, parseChambersCreate } from '../../src/commands/chambers-create.js';
-import { chambersGet, parseChambersGet } from '../../src/commands/chambers-get.js';
-import { chambersList, parseChambersList } from '../../src/commands/chambers-list.js';
-import { eventsList, parseEventsList } from '../../src/commands/events-list.js';
-import { membersAdd, parseMembersAdd } from '../../src/commands/members-add.js';
-import { membersList, parseMembersList } from '../../src/commands/members-list.js';
+import { CliError, ExitCode } from '../../src/core/exit-codes.js';
+import { chambersCreate, parseChambersCreate } from '../../src/commands/chambers/create.js';
+import { chambersGet, parseChambersGet } from '../../src/commands/chambers/get.js';
+import { chambersList, parseChambersList } from '../../src/commands/chambers/list.js';
+import { eventsList, parseEventsList } from '../../src/commands/events/list.js';
+import { membersAdd, parseMembersAdd } from '../../src/commands/members/add.js';
+import { membersList, parseMembersList } from '../../src/commands/members/list.js';
 import { chamber, event, fakeSession, io, member, outputFor } from '../output/fakes.js';
 
 const chambers = Array.from({ length: 45 }, (_, i) => chamber(i));

@@ -1,7 +1,7 @@
 import { chmodSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CliError, ExitCode } from '../../src/cli/exit-codes.js';
+import { CliError, ExitCode } from '../../src/core/exit-codes.js';
 import { openProfileStore } from '../../src/config/profile-store.js';
 import type { Profile } from '../../src/config/profile.js';
 import { makeTempDir, removeTempDir } from '../helpers/cli.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CliError } from '../../src/cli/exit-codes.js';
+import { CliError } from '../../src/core/exit-codes.js';
 import { loginHint, selectProfile, shouldBecomeCurrent } from '../../src/config/select.js';
 
 const store = (current?: string, existing: string[] = []) => ({

@@ -4,7 +4,7 @@
 // Location on POST, 400 + fields for validation, tokens revoked early, injected 503s.
 // What the CLI prints is compared with what each server itself answers, never with fixed data.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExitCode } from '../../src/cli/exit-codes.js';
+import { ExitCode } from '../../src/core/exit-codes.js';
 import { loggedIn, type LoggedIn } from '../commands/logged-in.js';
 import { csvFile, HEADER, summaryOf, validRows } from '../import/e2e-helpers.js';
 import { startForeignServer, type ForeignServer } from '../helpers/foreign-server.js';

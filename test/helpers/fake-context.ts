@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { CliContext } from '../../src/cli/context.js';
+import type { CliContext } from '../../src/core/context.js';
 
 export interface FakeContext extends CliContext {
   out(): string;

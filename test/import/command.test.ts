@@ -2,7 +2,7 @@
 // anything is opened (the session would fail with exit 3 here: the config dir does not exist).
 import { describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/fake-context.js';
-import { parseDelimiter, parseMembersImport } from '../../src/commands/members-import.js';
+import { parseDelimiter, parseMembersImport } from '../../src/commands/members/import.js';
 
 // a config directory that does not exist: a test reaching the session would fail with 3
 const cli = (...argv: string[]) => runInProcess(argv, '/nonexistent/chamberctl-import-test');

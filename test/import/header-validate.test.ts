@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CliError, ExitCode } from '../../src/cli/exit-codes.js';
+import { CliError, ExitCode } from '../../src/core/exit-codes.js';
 import { readHeader } from '../../src/import/header.js';
 import { checkRow, isBlankRow } from '../../src/import/validate.js';
 

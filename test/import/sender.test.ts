@@ -1,7 +1,7 @@
 // The sender's decisions, with a scripted transport in place of the network (what the real
 // server answers is covered end to end in test/e2e/import*.test.ts).
 import { describe, expect, it } from 'vitest';
-import { ExitCode } from '../../src/cli/exit-codes.js';
+import { ExitCode } from '../../src/core/exit-codes.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../../src/client/http.js';
 import { TokenProvider } from '../../src/client/tokens.js';
 import { FatalSendError, IMPORT_RETRY, RowSender, rowKey } from '../../src/import/sender.js';

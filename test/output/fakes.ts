@@ -2,7 +2,7 @@
 // a terminal, and a small in-memory DirectoryApi for the paging and routing logic (the
 // end-to-end tests use the real server).
 import { Writable } from 'node:stream';
-import type { CliContext, OutStream } from '../../src/cli/context.js';
+import type { CliContext, OutStream } from '../../src/core/context.js';
 import type { DirectoryApi, Session, WireQuery } from '../../src/client/types.js';
 import type { ApiVersion, Chamber, Event, ListPage, Member } from '../../src/contract/index.js';
 import { createOutput, type Output } from '../../src/output/output.js';

@@ -9,7 +9,7 @@ import { Sink } from '../../src/output/sink.js';
 import { exportSnapshot } from '../../src/snapshot/export.js';
 import { SnapshotError } from '../../src/snapshot/format.js';
 import { importSnapshot, type ImportOptions } from '../../src/snapshot/import.js';
-import type { SnapshotBackend } from '../../src/snapshot/io.js';
+import type { SnapshotBackend } from '../../src/storage/snapshot-backend.js';
 import { PgStorage } from '../../src/storage/postgres/pg-storage.js';
 import { PgSnapshotIo } from '../../src/storage/postgres/snapshot-io.js';
 import { seedDemo } from '../../src/storage/seed/index.js';

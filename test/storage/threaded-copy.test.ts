@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StartError } from '../../src/server/start.js';
-import { COPY_WORKER_ARG } from '../../src/storage/sqlite/copy-worker-arg.js';
+import { COPY_WORKER_ARG } from '../../src/core/copy-worker-spawn.js';
 import { SyncCopy } from '../../src/storage/sqlite/sync-copy.js';
 import { Storage } from '../../src/storage/sqlite/storage.js';
 import { ThreadedCopy } from '../../src/storage/sqlite/threaded-copy.js';

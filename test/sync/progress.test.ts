@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pullProgressText } from '../../src/commands/sync.js';
+import { pullProgressText } from '../../src/commands/sync/sync.js';
 
 describe('sync pull progress line', () => {
   it('shows chambers done of total, rows, rows/s and an ETA from the pace so far', () => {

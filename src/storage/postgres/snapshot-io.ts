@@ -1,6 +1,6 @@
 import type { Sql, TransactionSql } from 'postgres';
 import type { ChamberType, Event, Member } from '../../contract/index.js';
-import { LoadConflict, type LoadRow, type SnapshotBackend, type SnapshotLoader, type SnapshotTables, type Stored } from '../../snapshot/io.js';
+import { LoadConflict, type LoadRow, type SnapshotBackend, type SnapshotLoader, type SnapshotTables, type Stored } from '../snapshot-backend.js';
 import type { ChamberRow } from '../rows.js';
 import { emailKey } from '../store.js';
 

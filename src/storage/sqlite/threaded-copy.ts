@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
-import { CliError, type ExitCode } from '../../cli/exit-codes.js';
 import { StartError } from '../start-error.js';
 import type { Chamber, Event, Member } from '../../contract/index.js';
 import type { CopyCounts, CopyStore, LocalChange, SyncSource, SyncState } from '../copy-store.js';
+import type { CopyWorkerSpawn } from '../../core/copy-worker-spawn.js';
 
 // A SQLite copy whose statements run on a worker thread (src/storage/sqlite/copy-worker.ts),
 // for `sync pull`: better-sqlite3 is synchronous, so on the main thread every commit of a
@@ -12,14 +12,6 @@ import type { CopyCounts, CopyStore, LocalChange, SyncSource, SyncState } from '
 // than AHEAD_ROWS rows are on their way to the worker (else once the worker has caught up),
 // so the HTTP side goes on while SQLite commits, and memory stays bounded; a write that
 // fails fails the next call, as the in-thread copy's timed commits fail the next one.
-
-/** How to start this program again in a worker thread, to serve a copy there. */
-export interface CopyWorkerSpawn {
-  /** The program's script (bin/chamberctl.js, or a bench's own file). */
-  script: string;
-  /** Arguments that make that script serve a copy (it calls serveCopyInWorker). */
-  argv: string[];
-}
 
 export interface CopyWorkerData {
   path: string;
@@ -33,26 +25,27 @@ export interface CopyCall {
   args: unknown[];
 }
 interface ErrorMessage {
-  kind: 'start' | 'cli' | 'other';
+  kind: 'start' | 'other';
   message: string;
   code?: string;
-  exitCode?: number;
 }
 export type CopyAnswer = { id: number; heldBack: number } & ({ ok: true; value: unknown } | { ok: false; error: ErrorMessage });
 
-/** An error as a message: its class (the ones the commands tell apart), text and code. */
+/**
+ * An error as a message: its class (storage's own StartError, or any other), text and code.
+ * Storage throws no error of the commands': which exit code an error gets is theirs to say.
+ */
 export function errorToMessage(err: unknown): ErrorMessage {
-  const e = err as Error & { code?: unknown; exitCode?: number };
+  const e = err as Error & { code?: unknown };
   return {
-    kind: err instanceof StartError ? 'start' : err instanceof CliError ? 'cli' : 'other',
+    kind: err instanceof StartError ? 'start' : 'other',
     message: e?.message ?? String(err),
     ...(typeof e?.code === 'string' ? { code: e.code } : {}),
-    ...(err instanceof CliError ? { exitCode: err.exitCode } : {}),
   };
 }
 
 function errorFromMessage(m: ErrorMessage): Error {
-  const err = m.kind === 'start' ? new StartError(m.message) : m.kind === 'cli' ? new CliError(m.message, m.exitCode as ExitCode | undefined) : new Error(m.message);
+  const err = m.kind === 'start' ? new StartError(m.message) : new Error(m.message);
   if (m.code) Object.assign(err, { code: m.code });
   return err;
 }

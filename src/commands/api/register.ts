@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import type { CliContext, GlobalOptions } from '../../core/context.js';
+import { examples } from '../shared/help-text.js';
+import type { ApiOptions } from './api.js';
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** `chamberctl api PATH`, like `gh api`. */
+export function registerApi(program: Command, ctx: CliContext): void {
+  program
+    .command('api')
+    .description("Call any endpoint with the profile's token and print the JSON answer")
+    .argument('<path>', 'the endpoint, e.g. /v2/chambers or chambers/ch_x/members (version from the path, else the profile)')
+    .option('-X, --method <method>', 'the HTTP method (default GET, or POST with fields or --input, as gh api)')
+    .option('-f, --raw-field <key=value>', 'a string field: the JSON body (key[sub]=v nests), or the query with -X GET or --paginate', collect, [])
+    .option('-F, --field <key=value>', 'a typed field: true, false, null and numbers as JSON, @file reads a file (@- stdin)', collect, [])
+    .option('--input <file>', 'the JSON body, from a file (- for stdin)')
+    .option('-H, --header <name:value>', 'an extra request header', collect, [])
+    .option('--paginate', 'follow `page` to the end of a list and print one array of every item')
+    .option('-i, --include', 'print the status line and the response headers before the body')
+    .addHelpText(
+      'after',
+      `
+An answer that is not a 2xx is printed too, and the exit status is the one of
+\`chamberctl help\`'s exit code table for it (4 for a 404, 5 for a 422, ...).
+${examples([
+  "chamberctl api '/v2/chambers?filter[type]=hq&sort=name'",
+  'chamberctl api -X GET /v2/chambers -f filter[status]=pending -f per_page=100',
+  'chamberctl api /v2/chambers/ch_ms2fLiZry7iy3IuE/members --paginate | jq length',
+  'chamberctl api /v2/chambers -f name="Ghent Chamber" -f type=hq -f address[street]="1 Quay" -f address[city]=Ghent -f address[country]=BE',
+  'chamberctl api -X POST /v2/chambers/ch_x/members --input member.json -H "Idempotency-Key: 42"',
+  'chamberctl api /v1/chambers/ch_x -i',
+])}`,
+    )
+    .action(async (path: string, opts: ApiOptions, cmd: Command) => {
+      const { runApi } = await import('./api.js');
+      await runApi(path, opts, cmd.optsWithGlobals<GlobalOptions & ApiOptions>(), ctx);
+    });
+}

@@ -1,0 +1,116 @@
+import type { CliContext, GlobalOptions } from '../../core/context.js';
+import { CliError, ExitCode, usageError } from '../../core/exit-codes.js';
+import { normaliseBaseUrl } from '../../config/base-url.js';
+import { API_VERSION_SETTINGS, type ApiVersionSetting, type Profile } from '../../config/profile.js';
+import { openProfileStore, type ProfileStore } from '../../config/profile-store.js';
+import { loginHint, selectProfile } from '../../config/select.js';
+
+/**
+ * `config get|set|list`: a profile's settings, changed without entering the secret again
+ * (as `aws configure set` and `gh config set` do). The secret itself is never shown.
+ */
+
+const OUTPUTS = ['auto', 'table', 'tsv', 'json', 'csv'];
+
+/** Settable keys, and how each reads and writes the profile. */
+const SETTABLE = {
+  'base-url': {
+    read: (p: Profile) => p.baseUrl,
+    // tokens belong to the server that issued them: a new URL starts without any
+    write: (p: Profile, v: string): Profile => {
+      const baseUrl = normaliseBaseUrl(v, 'base-url');
+      return baseUrl === p.baseUrl ? p : { ...p, baseUrl, tokens: {} };
+    },
+  },
+  'api-version': {
+    read: (p: Profile) => p.apiVersion,
+    write: (p: Profile, v: string): Profile => {
+      if (!(API_VERSION_SETTINGS as readonly string[]).includes(v)) {
+        throw usageError(`api-version must be one of: ${API_VERSION_SETTINGS.join(', ')} (not "${v}")`);
+      }
+      return { ...p, apiVersion: v as ApiVersionSetting };
+    },
+  },
+  output: {
+    // `auto`: table on a terminal, TSV in a pipe (README, "Output")
+    read: (p: Profile) => p.output ?? 'auto',
+    write: (p: Profile, v: string): Profile => {
+      if (!OUTPUTS.includes(v)) throw usageError(`output must be one of: ${OUTPUTS.join(', ')}, not "${v}"`);
+      const { output: _old, ...rest } = p;
+      return v === 'auto' ? rest : { ...rest, output: v as NonNullable<Profile['output']> };
+    },
+  },
+  prompt: {
+    read: (p: Profile) => p.prompt ?? 'enabled',
+    write: (p: Profile, v: string): Profile => {
+      if (v !== 'enabled' && v !== 'disabled') throw usageError(`prompt must be one of: enabled, disabled, not "${v}"`);
+      return { ...p, prompt: v };
+    },
+  },
+} as const;
+type SettableKey = keyof typeof SETTABLE;
+
+/** Keys that can be read but are set by `login`. */
+const READ_ONLY: Record<string, (p: Profile) => string | boolean | null> = {
+  'client-id': (p) => p.clientId ?? null,
+  'logged-in': (p) => Boolean(p.clientId && p.clientSecret),
+};
+
+const KEYS = [...Object.keys(SETTABLE), ...Object.keys(READ_ONLY)];
+
+function openProfile(opts: GlobalOptions, ctx: CliContext): { store: ProfileStore; name: string; profile: Profile } {
+  const store = openProfileStore(ctx.env);
+  const { name, source } = selectProfile(opts, ctx.env, store);
+  const profile = store.get(name);
+  if (!profile) throw new CliError(`there is no profile "${name}"; ${loginHint(name, source)}`, ExitCode.AUTH);
+  return { store, name, profile };
+}
+
+function settingsOf(profile: Profile): Record<string, string | boolean | null> {
+  return {
+    'base-url': profile.baseUrl,
+    'api-version': profile.apiVersion,
+    output: SETTABLE.output.read(profile),
+    prompt: SETTABLE.prompt.read(profile),
+    ...Object.fromEntries(Object.entries(READ_ONLY).map(([k, read]) => [k, read(profile)])),
+  };
+}
+
+function checkKey(key: string): void {
+  if (!KEYS.includes(key)) throw usageError(`unknown setting "${key}"; settings: ${KEYS.join(', ')}`);
+}
+
+/** `config list`: every setting of the profile (`--json`: an object, with the profile's name). */
+export async function runConfigList(opts: GlobalOptions, ctx: CliContext): Promise<void> {
+  const { name, profile } = openProfile(opts, ctx);
+  const settings = settingsOf(profile);
+  if (opts.json) {
+    ctx.stdout.write(`${JSON.stringify({ profile: name, ...settings })}\n`);
+    return;
+  }
+  for (const [key, value] of Object.entries(settings)) ctx.stdout.write(`${key}\t${value === null ? '' : String(value)}\n`);
+}
+
+/** `config get KEY`: one setting, bare (scripts: `$(chamberctl config get base-url)`). */
+export async function runConfigGet(key: string, opts: GlobalOptions, ctx: CliContext): Promise<void> {
+  checkKey(key);
+  const { profile } = openProfile(opts, ctx);
+  const value = settingsOf(profile)[key];
+  ctx.stdout.write(opts.json ? `${JSON.stringify(value)}\n` : `${value === null ? '' : String(value)}\n`);
+}
+
+/** `config set KEY VALUE`: changes one setting of an existing profile, keeping its credentials. */
+export async function runConfigSet(key: string, value: string, opts: GlobalOptions, ctx: CliContext): Promise<void> {
+  checkKey(key);
+  if (!(key in SETTABLE)) throw usageError(`${key} is set by \`chamberctl login\`, not by config set`);
+  const { store, name, profile } = openProfile(opts, ctx);
+  const next = SETTABLE[key as SettableKey].write(profile, value);
+  await store.set(name, next);
+  const shown = SETTABLE[key as SettableKey].read(next);
+  if (opts.json) {
+    ctx.stdout.write(`${JSON.stringify({ profile: name, key, value: shown })}\n`);
+    return;
+  }
+  const dropped = key === 'base-url' && next !== profile && Object.keys(profile.tokens).length > 0;
+  ctx.stderr.write(`profile "${name}": ${key} = ${shown}${dropped ? ' (cached tokens of the old server removed)' : ''}\n`);
+}

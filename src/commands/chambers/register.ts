@@ -1,0 +1,77 @@
+import { Option, type Command } from 'commander';
+import type { CliContext } from '../../core/context.js';
+import { CHOICES } from '../shared/choices.js';
+import { examples } from '../shared/help-text.js';
+import { addPaging, globalsOf } from '../shared/list-options.js';
+
+/** chambers list|get|create. */
+export function registerChambersCommands(program: Command, ctx: CliContext): void {
+  const chambers = program
+    .command('chambers')
+    .description('List, show and create chambers')
+    .addHelpText('after', examples(['chamberctl chambers list --type hq', 'chamberctl chambers get ch_ms2fLiZry7iy3IuE']));
+
+  addPaging(
+    chambers
+      .command('list')
+      .description('List chambers, one page at a time or all of them')
+      .addOption(new Option('--type <type>', 'only chambers of this type (v2)').choices(CHOICES.chamberType))
+      .addOption(new Option('--status <status>', 'only chambers in this status (v2)').choices(CHOICES.chamberStatus))
+      .option('--sort <field>', 'sort by name or created_at; a leading - sorts descending (v2)'),
+  )
+    .addHelpText(
+      'after',
+      examples([
+        'chamberctl chambers list',
+        'chamberctl chambers list --type hq --status active --sort -created_at',
+        'chamberctl chambers list --all --json | jq -r \'.[] | select(.address.country == "DE") | .name\'',
+        'chamberctl chambers list --all | cut -f1,2       # TSV when piped: id, name, ...',
+      ]),
+    )
+    .action(async (opts, cmd: Command) => {
+      const { runChambersList } = await import('./list.js');
+      await runChambersList(opts, globalsOf(cmd), ctx);
+    });
+
+  chambers
+    .command('get')
+    .description('Show one chamber, optionally with its members and events')
+    .argument('<id>', 'chamber id')
+    .option('--include <relations>', 'embed related resources: members, events or members,events (v2)')
+    .addHelpText(
+      'after',
+      examples([
+        'chamberctl chambers get ch_8f3k2a',
+        'chamberctl chambers get ch_8f3k2a --include members,events',
+        'chamberctl chambers get ch_8f3k2a --json | jq .address',
+      ]),
+    )
+    .action(async (id: string, opts, cmd: Command) => {
+      const { runChambersGet } = await import('./get.js');
+      await runChambersGet(id, opts, globalsOf(cmd), ctx);
+    });
+
+  chambers
+    .command('create')
+    .description('Create a chamber (v2)')
+    // required, but checked by the command: on a terminal it asks for what is missing
+    .option('--name <name>', 'chamber name (required)')
+    .addOption(new Option('--type <type>', 'chamber type (required)').choices(CHOICES.chamberType))
+    .option('--hq-id <id>', 'the HQ chamber of a subsidiary (required for --type subsidiary)')
+    .option('--street <street>', 'street and number (required)')
+    .option('--city <city>', 'city (required)')
+    .option('--postal-code <code>', 'postal code')
+    .option('--country <cc>', 'ISO 3166-1 alpha-2 country code, e.g. DE (required)')
+    .addHelpText(
+      'after',
+      examples([
+        'chamberctl chambers create --name "Berlin Chamber" --type hq --street "Unter den Linden 1" --city Berlin --postal-code 10117 --country DE',
+        'chamberctl chambers create --name "Potsdam Office" --type subsidiary --hq-id ch_8f3k2a --street "Am Kanal 2" --city Potsdam --country DE',
+        'id=$(chamberctl chambers create ... --json | jq -r .id)',
+      ]),
+    )
+    .action(async (opts, cmd: Command) => {
+      const { runChambersCreate } = await import('./create.js');
+      await runChambersCreate(opts, globalsOf(cmd), ctx);
+    });
+}

@@ -1,0 +1,35 @@
+import { Option, type Command } from 'commander';
+import type { CliContext } from '../../core/context.js';
+import { CHOICES } from '../shared/choices.js';
+import { examples } from '../shared/help-text.js';
+import { addPaging, globalsOf } from '../shared/list-options.js';
+
+/** events list. */
+export function registerEventsCommands(program: Command, ctx: CliContext): void {
+  const events = program
+    .command('events')
+    .description("List a chamber's events")
+    .addHelpText('after', examples(['chamberctl events list ch_ms2fLiZry7iy3IuE --status upcoming']));
+
+  addPaging(
+    events
+      .command('list')
+      .description("List a chamber's events (v2), optionally those overlapping a date window")
+      .argument('<chamber-id>', 'chamber id')
+      .addOption(new Option('--status <status>', 'only events in this status').choices(CHOICES.eventStatus))
+      .option('--from <date>', 'only events ending on or after this ISO 8601 date or date-time')
+      .option('--to <date>', 'only events starting on or before this ISO 8601 date or date-time'),
+  )
+    .addHelpText(
+      'after',
+      examples([
+        'chamberctl events list ch_8f3k2a',
+        'chamberctl events list ch_8f3k2a --status upcoming --from 2026-03-01 --to 2026-03-31',
+        "chamberctl events list ch_8f3k2a --all --json | jq -r '.[] | [.starts_at, .title] | @tsv'",
+      ]),
+    )
+    .action(async (chamberId: string, opts, cmd: Command) => {
+      const { runEventsList } = await import('./list.js');
+      await runEventsList(chamberId, opts, globalsOf(cmd), ctx);
+    });
+}

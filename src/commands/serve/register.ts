@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs';
+import { Option, type Command } from 'commander';
+import type { CliContext } from '../../core/context.js';
+import { usageError } from '../../core/exit-codes.js';
+import type { ServeOptions } from './serve.js';
+
+function parseCacheSize(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 2 || Number(value) > 65536) throw usageError(`--cache-size must be a number of MiB from 2 to 65536, not "${value}"`);
+  return Number(value);
+}
+
+/** An http(s) URL without query or fragment; a trailing slash is dropped. */
+function parsePublicUrl(value: string): string {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    throw usageError(`--public-url must be an http or https URL, not "${value}"`);
+  }
+  if (!/^https?:$/.test(u.protocol) || u.search || u.hash || u.username || u.password) {
+    throw usageError(`--public-url must be an http or https URL without query, fragment or credentials, not "${value}"`);
+  }
+  return `${u.origin}${u.pathname}`.replace(/\/+$/, '');
+}
+
+/** demo, none, or a snapshot file that exists (a typo of a kind is a usage error, not a missing file). */
+function parseSeed(value: string): string {
+  if (value === 'demo' || value === 'none' || (value !== '' && existsSync(value))) return value;
+  throw usageError(`--seed must be demo, none, or the path of a snapshot file, not "${value}" (no such file)`);
+}
+
+function parsePoolSize(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000) throw usageError(`--pool-size must be a number from 1 to 1000, not "${value}"`);
+  return Number(value);
+}
+
+function parsePort(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw usageError(`--port must be a number from 0 to 65535, not "${value}"`);
+  return Number(value);
+}
+
+export function registerServe(program: Command, ctx: CliContext): void {
+  program
+    .command('serve')
+    .description('Run the Chamber Directory Service locally (v1 and v2) for offline work')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 8080)
+    .option('--db <path>', 'SQLite database file, :memory: for a throwaway one, or postgres://… for a shared one (default: in the user data directory)')
+    .option('--pool-size <n>', 'connections to PostgreSQL per instance for lists and writes (default 10; plus one for lookups)', parsePoolSize)
+    .option('--cache-size <MiB>', "SQLite's page cache and memory map, each at most this size (default: 64 MiB cache, 1 GiB map)", parseCacheSize)
+    .option('--public-url <url>', 'the URL clients use (e.g. behind a load balancer), named in the OAuth metadata and OpenAPI documents', parsePublicUrl)
+    .addOption(new Option('--seed <kind>', 'what a new database starts with: demo (data), none, or the path of a snapshot file').argParser(parseSeed).default('demo'))
+    .addOption(
+      new Option('--seed-size <size>', 'size of the demo data (large: 100k chambers, 1M members, for benchmarks)')
+        .choices(['standard', 'large'])
+        .default('standard'),
+    )
+    .option('--client-id <id>', 'register (or update) this API client')
+    .option('--client-secret <secret>', 'secret of --client-id')
+    .option('--quiet', 'do not log requests')
+    .option('--overwrite-profile', "take over the profile (--profile, default local) even if it belongs to another server's database")
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ chamberctl serve                          # http://127.0.0.1:8080, demo data
+  $ chamberctl serve --port 0 --db :memory:   # throwaway server on a free port
+  $ chamberctl serve --db ./dir.db --seed none --client-id ci --client-secret "$SECRET"
+  $ chamberctl serve --db ~/copy.db --port 8181 --profile offline   # a second server, with a profile of its own
+  $ chamberctl serve --db ./copy.db --seed directory.snapshot   # a new database loaded from a snapshot
+  $ chamberctl serve --host 0.0.0.0 --db postgres://chamber@db.internal/directory --client-id app --client-secret "$SECRET"`,
+    )
+    .action(async (opts: ServeOptions, cmd: Command) => {
+      if (Boolean(opts.clientId) !== Boolean(opts.clientSecret)) {
+        throw usageError('--client-id and --client-secret go together');
+      }
+      const { runServe } = await import('./serve.js');
+      await runServe(opts, ctx, cmd.optsWithGlobals());
+    });
+}

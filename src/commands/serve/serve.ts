@@ -1,0 +1,131 @@
+import type { CliContext } from '../../core/context.js';
+import { CliError, ExitCode } from '../../core/exit-codes.js';
+import { startServer, StartError } from '../../server/start.js';
+import { SnapshotError } from '../../snapshot/format.js';
+import { defaultDbPath } from '../../config/paths.js';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  db?: string;
+  /** demo, none, or the path of a snapshot file. */
+  seed: string;
+  seedSize: 'standard' | 'large';
+  clientId?: string;
+  clientSecret?: string;
+  quiet?: boolean;
+  poolSize?: number;
+  publicUrl?: string;
+  cacheSize?: number;
+  overwriteProfile?: boolean;
+}
+
+/** A URL clients on this machine can use, even when listening on every interface. */
+function clientBaseUrl(baseUrl: string, host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '[::]') return baseUrl.replace(/\/\/[^/]+:/, '//127.0.0.1:');
+  return baseUrl;
+}
+
+export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { json?: boolean; profile?: string } = {}): Promise<void> {
+  const dbPath = opts.db ?? defaultDbPath(ctx.env);
+  const err = (s: string) => ctx.stderr.write(`${s}\n`);
+  let server;
+  try {
+    server = await startServer({
+      host: opts.host,
+      port: opts.port,
+      dbPath,
+      poolSize: opts.poolSize,
+      publicUrl: opts.publicUrl,
+      cacheMiB: opts.cacheSize,
+      seed: opts.seed === 'demo' || opts.seed === 'none' ? opts.seed : { snapshot: opts.seed },
+      seedSize: opts.seedSize,
+      clientId: opts.clientId,
+      clientSecret: opts.clientSecret,
+      now: ctx.now,
+      log: opts.quiet ? undefined : err,
+    });
+  } catch (e) {
+    if (e instanceof StartError) throw new CliError(e.message, ExitCode.FAILURE);
+    if (e instanceof SnapshotError) throw new CliError(`cannot seed from ${opts.seed}: ${e.message}; the database was left empty`, ExitCode.REJECTED);
+    throw e;
+  }
+
+  const base = server.baseUrl;
+  const generated = server.generatedClient;
+  if (globals.json) {
+    ctx.stdout.write(
+      `${JSON.stringify({
+        base_url: base,
+        v1: `${base}/v1`,
+        v2: `${base}/v2`,
+        database: server.store.location,
+        ...(generated && { client_id: generated.clientId, client_secret: generated.clientSecret }),
+      })}\n`,
+    );
+  } else {
+    // One write, so a reader that waits for the URL also has the credentials.
+    ctx.stdout.write(
+      `Chamber Directory Service listening on ${base}\n  v1: ${base}/v1\n  v2: ${base}/v2\n  database: ${server.store.location}\n` +
+        (generated
+          ? `A new API client was created; its secret is shown only this once:\n` +
+            `  client id:     ${generated.clientId}\n  client secret: ${generated.clientSecret}\n`
+          : ''),
+    );
+  }
+  if (server.seeded) {
+    err(`seeded ${opts.seed === 'demo' ? 'demo data' : `from ${opts.seed}`}: ${server.seeded.chambers} chambers, ${server.seeded.members} members, ${server.seeded.events} events`);
+  }
+
+  // Point this server's profile (`local` unless --profile) at it, so the next command just
+  // works. Not awaited: Ctrl-C is handled from the moment the server listens.
+  const saveProfile = async () => {
+    try {
+      const { saveServeProfile, LOCAL_PROFILE } = await import('../../config/local-profile.js');
+      const { verifySecret } = await import('../../server/auth/secrets.js');
+      const known = generated ?? (opts.clientId ? { clientId: opts.clientId, clientSecret: opts.clientSecret } : {});
+      const saved = await saveServeProfile(ctx, {
+        name: globals.profile ?? LOCAL_PROFILE,
+        baseUrl: clientBaseUrl(base, opts.host),
+        database: server.store.location,
+        ...known,
+        overwrite: opts.overwriteProfile,
+        credentialsWork: async (id, secret) => {
+          const hash = await server.store.clientSecretHash(id);
+          return hash !== undefined && (await verifySecret(secret, hash));
+        },
+      });
+      if (saved.saved) {
+        err(`profile "${saved.profile}" points here${saved.madeCurrent ? ' and is now the current profile' : ` (use it with --profile ${saved.profile})`}`);
+      }
+      if (saved.warning) err(`warning: ${saved.warning}`);
+    } catch (e) {
+      err(`warning: could not update the profile: ${(e as Error).message}`);
+    }
+  };
+  const profileSaved = saveProfile();
+
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const off = ctx.onSignal(() => {
+      if (stopping) {
+        err('stopping now');
+        process.exit(130); // a second Ctrl-C does not wait
+      }
+      stopping = true;
+      err('stopping: finishing requests in flight');
+      // the profile is written first (it reads the database); then the server stops
+      profileSaved.then(() => server.close()).then(
+        () => {
+          off();
+          resolve();
+        },
+        (e: Error) => {
+          err(`error while stopping: ${e.message}`);
+          off();
+          resolve();
+        },
+      );
+    });
+  });
+}

@@ -16,7 +16,8 @@ import { isLastPage } from '../client/last-page.js';
 // - a change is marked as attempted (committed) before its POST, and one found so marked
 //   was perhaps received already: for a remote that ignores the key, push looks first (a
 //   chamber: in the remote's newest chambers) or relies on the interface's 409 (a member:
-//   one per address per chamber) and then finds the remote's record;
+//   one per address per chamber) and then finds the remote's record, which counts as ours
+//   only when it is the same person (name, phone, membership type): another is a conflict;
 // - only after the remote's record is written into the copy (one transaction: record,
 //   references moved to its id, change gone) is a change done.
 
@@ -48,7 +49,7 @@ export interface PlannedSend {
 
 export interface PushResult {
   pushed: number;
-  /** Already at the remote (a repeat the remote recognised, or a member with that address). */
+  /** Already at the remote (a repeat the remote recognised, or our member found under its address). */
   skipped: number;
   rejected: number;
   /** Waiting for a chamber that was not pushed (rejected, or held itself). */
@@ -183,16 +184,37 @@ async function pushMember(o: PushOptions, change: LocalChange, body: MemberCreat
   if (res.status >= 200 && res.status < 300) return created<Member>(o, res, path, Member, (m) => o.copy.settleMember(change, m));
   const error = errorFromResponse(res);
   if (res.status === 409) {
-    // The chamber has a member with that address: ours from an attempt whose answer was
-    // lost, or one added at the remote meanwhile. Either way it is there: take its record.
+    // The chamber has a member with that address: ours, from an attempt whose answer was
+    // lost, or another person added at the remote meanwhile. Only ours is "already there";
+    // another is a conflict, and the local record stays as it is.
     const found = await findMember(o, change.chamber_id!, body.email);
     if (found) {
+      const differ = memberDifferences(body, found);
+      if (differ.length > 0) {
+        return { kind: 'rejected', error: `conflict: the remote's member ${found.id} has this e-mail address, with another ${differ.join(', ')}` };
+      }
       await o.copy.settleMember(change, found);
       return { kind: 'skipped', remoteId: found.id };
     }
   }
   if (isRejection(res, error)) return { kind: 'rejected', error: rejectionText(error) };
   throw error;
+}
+
+/**
+ * How the remote's member with our address differs from the one we sent: name, phone and
+ * membership type, each as `field "remote" (here "local")`. The e-mail matched already, as the
+ * server compares it (any case). Text is compared as the contract keeps it (trimmed).
+ */
+function memberDifferences(sent: MemberCreate, remote: Member): string[] {
+  const text = (v: string | null | undefined) => (v ?? '').trim();
+  const differ: string[] = [];
+  for (const field of ['name', 'phone', 'membership_type'] as const) {
+    const here = text(sent[field]);
+    const there = text(remote[field]);
+    if (here !== there) differ.push(`${field} ${JSON.stringify(there || null)} (here ${JSON.stringify(here || null)})`);
+  }
+  return differ;
 }
 
 async function chambersOfType(o: PushOptions, type: ChamberCreate['type']): Promise<number> {

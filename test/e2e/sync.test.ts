@@ -256,4 +256,43 @@ describe('local changes and sync push', () => {
     expect((await status(db)).pending).toEqual([]);
     expect((await cli(['sync', 'discard', pending[0].id, '--db', db])).exitCode).toBe(4);
   }, 120_000);
+
+  it('takes a member found under its address as already there only when it is the same person', async () => {
+    const db = `${dir}/copy.db`;
+    const s = await side(remote.baseUrl, REMOTE);
+    const [chamber] = await remoteChambersNamed('Survivor HQ'); // at both ends since the last push
+    const chamberId = chamber!.id as string;
+    const atRemote = async (body: Record<string, unknown>) => {
+      const res = await fetch(`${remote.baseUrl}/v2/chambers/${chamberId}/members`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${s.v2}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(201);
+      return (await res.json()) as Record<string, unknown>;
+    };
+    // the same address, meanwhile at the remote: another person, and the same person again
+    const clash = await create('offline', ['members', 'add', chamberId, '--name', 'Clash Offline', '--email', 'clash@example.org', '--membership-type', 'standard']);
+    const remoteClash = await atRemote({ name: 'Clash Remote', email: 'CLASH@example.org', membership_type: 'corporate' });
+    const same = await create('offline', ['members', 'add', chamberId, '--name', 'Same Person', '--email', 'same@example.org', '--phone', '+32 9 123', '--membership-type', 'premium']);
+    const remoteSame = await atRemote({ name: 'Same Person', email: 'Same@Example.org', phone: '+32 9 123', membership_type: 'premium' });
+
+    const r = await cli(['sync', 'push', '--db', db, '--json']);
+    expect(r.exitCode, r.stderr).toBe(5);
+    expect(json(r.stdout)).toMatchObject({ pushed: 0, skipped: 1, rejected: 1 });
+    expect(r.stderr).toContain(`rejected member ${clash.id as string}`);
+    const pending = (await status(db)).pending;
+    expect(pending).toEqual([expect.objectContaining({ kind: 'member', state: 'rejected', record_id: clash.id })]);
+    expect(pending[0].error).toBe(
+      `conflict: the remote's member ${remoteClash.id as string} has this e-mail address, with another name "Clash Remote" (here "Clash Offline"), membership_type "corporate" (here "standard")`,
+    );
+    // the local record is kept as it was; the same person became the remote's record
+    const copy = servers[0]!;
+    const local = await side(copy.baseUrl, LOCAL);
+    const kept = await fetch(`${copy.baseUrl}/v2/chambers/${chamberId}/members`, { headers: { authorization: `Bearer ${local.v2}` } });
+    const members = ((await kept.json()) as { data: Record<string, unknown>[] }).data;
+    expect(members).toContainEqual(expect.objectContaining({ id: clash.id, name: 'Clash Offline', membership_type: 'standard' }));
+    expect(members.map((m) => m.id)).toContain(remoteSame.id);
+    expect(members.map((m) => m.id)).not.toContain(same.id);
+  }, 120_000);
 });

@@ -4,7 +4,7 @@ import type { ApiVersion } from '../contract/index.js';
 import { normaliseBaseUrl } from '../config/base-url.js';
 import { hasCredentials, type CachedToken, type Profile } from '../config/profile.js';
 import { openProfileStore, type ProfileStore } from '../config/profile-store.js';
-import { loginHint, selectProfile } from '../config/select.js';
+import { loginHint, missingProfileHint, selectProfile } from '../config/select.js';
 import { httpClientFor } from './create-http.js';
 import { DirectoryClient } from './directory-client.js';
 import type { HttpClient } from './http.js';
@@ -30,7 +30,7 @@ export function openProfileForCalls(globals: GlobalOptions, ctx: CliContext): Op
   const { name, source } = selectProfile(globals, ctx.env, store);
   const profile = store.get(name);
   const hint = loginHint(name, source);
-  if (!profile) throw new CliError(`there is no profile "${name}"; ${hint}`, ExitCode.AUTH);
+  if (!profile) throw new CliError(`there is no profile "${name}"; ${missingProfileHint(name, source)}`, ExitCode.AUTH);
   if (!hasCredentials(profile)) throw new CliError(`profile "${name}" has no credentials; ${hint}`, ExitCode.AUTH);
 
   const baseUrl = globals.baseUrl ? normaliseBaseUrl(globals.baseUrl) : profile.baseUrl;

@@ -19,10 +19,12 @@ export interface ServeProfileRequest {
   overwrite?: boolean;
   /** Whether saved credentials are a client of this server's database. */
   credentialsWork?: (clientId: string, clientSecret: string) => Promise<boolean>;
+  /** Whether a server answers at this URL (another `serve` of the same database, still running). */
+  answers?: (baseUrl: string) => Promise<boolean>;
 }
 
 export type ServeProfileResult =
-  | { saved: true; profile: string; madeCurrent: boolean; warning?: string }
+  | { saved: true; profile: string; madeCurrent: boolean; warning?: string; tookOverFrom?: string }
   | { saved: false; profile: string; warning: string };
 
 const isLoopback = (url: string) => /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/.test(url);
@@ -31,8 +33,9 @@ const isLoopback = (url: string) => /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\
  * Called by `chamberctl serve` once it listens: points its profile (`local` unless
  * --profile) at the server, with the client credentials it knows, so the next command just
  * works. A profile belongs to the server of one database (`serveDb`): serve never takes
- * over a profile of another database, a profile made by `login`, or, for a `:memory:`
- * server, any existing profile, unless --overwrite-profile; it says so instead. Cached tokens
+ * over a profile of another database, a profile made by `login`, a profile whose server
+ * still answers at another address, or, for a `:memory:` server, any existing profile,
+ * unless --overwrite-profile; it says so instead, and says when it moves a profile. Cached tokens
  * are dropped when the URL or the credentials change. The profile becomes the current one
  * only when nothing else would be used (no current profile saved, no `default` profile).
  */
@@ -55,6 +58,17 @@ export async function saveServeProfile(ctx: CliContext, req: ServeProfileRequest
       warning: memory
         ? `profile "${name}" left as it is: a :memory: server does not take over an existing profile (--profile NAME saves this one under another name)`
         : `profile "${name}" belongs to ${owner}: left as it is (--profile NAME saves this server under another name; --overwrite-profile replaces it)`,
+    };
+  }
+
+  // A second server of the same database (`serve --port 0` beside a running one) leaves the
+  // profile to the first: taking it over would leave it at a dead port when the second stops.
+  const moved = old !== undefined && old.baseUrl !== baseUrl;
+  if (moved && !req.overwrite && (await req.answers?.(old.baseUrl))) {
+    return {
+      saved: false,
+      profile: name,
+      warning: `profile "${name}" points at the server still running at ${old.baseUrl}: left as it is (--profile NAME saves this one under another name; --overwrite-profile takes it over)`,
     };
   }
 
@@ -83,5 +97,5 @@ export async function saveServeProfile(ctx: CliContext, req: ServeProfileRequest
   };
   await store.set(name, profile);
   if (madeCurrent) await store.setCurrent(name);
-  return { saved: true, profile: name, madeCurrent, ...(warning ? { warning } : {}) };
+  return { saved: true, profile: name, madeCurrent, ...(warning ? { warning } : {}), ...(moved ? { tookOverFrom: old.baseUrl } : {}) };
 }

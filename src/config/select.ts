@@ -34,3 +34,12 @@ export function shouldBecomeCurrent(store: Pick<ProfileStore, 'current' | 'get'>
 export function loginHint(name: string, source: ProfileSource): string {
   return source === 'flag' ? `run \`chamberctl login --profile ${name}\`` : 'run `chamberctl login`';
 }
+
+/**
+ * What to do about a profile that does not exist: log in to a server, or start a local one
+ * (`serve` writes its profile, `local` unless --profile, and makes it current for a new user).
+ */
+export function missingProfileHint(name: string, source: ProfileSource): string {
+  const serve = source === 'flag' ? `\`chamberctl serve --profile ${name}\`` : '`chamberctl serve`';
+  return `${loginHint(name, source)} for a server, or start a local one with ${serve}`;
+}

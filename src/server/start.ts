@@ -1,3 +1,4 @@
+import { createServer as createNetServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { randomAlphanumeric } from '../storage/ids.js';
 import { isPostgresUrl, PgStorage, redactUrl } from '../storage/postgres/pg-storage.js';
@@ -81,10 +82,44 @@ function pgReason(err: unknown): string {
   return e.message ?? String(err);
 }
 
-/** Opens (and on first use seeds) the database, registers clients, and listens. */
+/** A listen error as the one line `serve` prints. */
+function listenError(err: unknown, host: string, port: number): Error {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return new StartError(`port ${port} on ${host} is already in use (try --port 0 for a free one)`);
+  if (code === 'EACCES') return new StartError(`not allowed to listen on ${host}:${port}`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new StartError(`cannot listen on ${host}: no such local address`);
+  return err as Error;
+}
+
+/**
+ * Takes the address before anything else happens: a start that cannot listen must not have
+ * created, seeded or registered anything (a generated secret would never be shown). The
+ * port is held until the server itself listens on it, the moment it is released.
+ */
+async function reserveAddress(host: string, port: number): Promise<{ port: number; release: () => Promise<void> }> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (err) => reject(listenError(err, host, port)));
+    probe.listen({ host, port, exclusive: true }, resolve);
+  });
+  const address = probe.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : port,
+    release: () => new Promise<void>((resolve) => probe.close(() => resolve())),
+  };
+}
+
+/** Takes the address, opens (and on first use seeds) the database, registers clients, and listens. */
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const now = opts.now ?? (() => new Date());
-  const store = await openStore(opts.dbPath, { poolSize: opts.poolSize, cacheMiB: opts.cacheMiB });
+  const reserved = await reserveAddress(opts.host, opts.port);
+  let store: DirectoryStore;
+  try {
+    store = await openStore(opts.dbPath, { poolSize: opts.poolSize, cacheMiB: opts.cacheMiB });
+  } catch (err) {
+    await reserved.release();
+    throw err;
+  }
   try {
     let seeded: RunningServer['seeded'];
     if (opts.seed === 'demo' && (await store.isUnused())) {
@@ -111,14 +146,11 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       return payload;
     });
     try {
-      await app.listen({ host: opts.host, port: opts.port });
+      await reserved.release();
+      await app.listen({ host: opts.host, port: reserved.port });
     } catch (err) {
       await app.close();
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE') throw new StartError(`port ${opts.port} on ${opts.host} is already in use (try --port 0 for a free one)`);
-      if (code === 'EACCES') throw new StartError(`not allowed to listen on ${opts.host}:${opts.port}`);
-      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new StartError(`cannot listen on ${opts.host}: no such local address`);
-      throw err;
+      throw listenError(err, opts.host, opts.port);
     }
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : opts.port;
@@ -140,6 +172,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       },
     };
   } catch (err) {
+    await reserved.release();
     await store.close();
     throw err;
   }

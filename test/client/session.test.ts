@@ -127,7 +127,7 @@ describe('openSession', () => {
     expect(err?.message).toBe('profile "default" has no credentials; run `chamberctl login`');
     const missing = await rejection(openSession({ ...globals, profile: 'nope' }, ctx));
     expect(missing?.exitCode).toBe(ExitCode.AUTH);
-    expect(missing?.message).toBe('there is no profile "nope"; run `chamberctl login --profile nope`');
+    expect(missing?.message).toBe('there is no profile "nope"; run `chamberctl login --profile nope` for a server, or start a local one with `chamberctl serve --profile nope`');
   });
 
   it('fails with exit 3 when the saved secret is no longer accepted', async () => {

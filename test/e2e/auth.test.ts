@@ -132,7 +132,7 @@ describe('auth status', () => {
   it('exit 3 with a hint when there is no profile or no credentials', async () => {
     const none = await cli(['auth', 'status']);
     expect(none.exitCode).toBe(3);
-    expect(none.stderr).toBe('error: there is no profile "default"; run `chamberctl login`\n');
+    expect(none.stderr).toBe('error: there is no profile "default"; run `chamberctl login` for a server, or start a local one with `chamberctl serve`\n');
     expectOk(await login());
     expectOk(await cli(['logout']));
     const out = await cli(['auth', 'status']);

@@ -129,7 +129,7 @@ describe('profiles', () => {
     expectOk(await login());
     const r = await cli(['auth', 'token', '--profile', 'ghost']);
     expect(r.exitCode).toBe(3);
-    expect(r.stderr).toBe('error: there is no profile "ghost"; run `chamberctl login --profile ghost`\n');
+    expect(r.stderr).toBe('error: there is no profile "ghost"; run `chamberctl login --profile ghost` for a server, or start a local one with `chamberctl serve --profile ghost`\n');
     const bad = await cli(['auth', 'token', '--profile', '../etc']);
     expect(bad.exitCode).toBe(2);
   });

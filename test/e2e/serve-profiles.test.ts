@@ -47,6 +47,26 @@ describe('serve and profiles', () => {
     expect(scratch.output().stderr).toMatch(/a :memory: server does not take over/);
   });
 
+  it('a second server of the same database leaves the profile to the first while it runs, and says when it moves a dead one', async () => {
+    const db = `${dir}/shared.db`;
+    const first = await serve(['--db', db, '--profile', 'shared']);
+    expect(first.output().stderr).toMatch(/profile "shared" points here/);
+    const second = await serve(['--db', db, '--profile', 'shared']);
+    expect(second.output().stderr).toContain(
+      `warning: profile "shared" points at the server still running at ${first.baseUrl}: left as it is (--profile NAME saves this one under another name; --overwrite-profile takes it over)`,
+    );
+    await second.stop();
+    const url = async () => JSON.parse((await cli(['profiles', 'list', '--json'])).stdout).find((p: { name: string }) => p.name === 'shared').base_url;
+    expect(await url()).toBe(first.baseUrl); // still the running server's, after the second stopped
+    expect((await cli(['--profile', 'shared', 'chambers', 'list', '--per-page', '1'])).exitCode).toBe(0);
+
+    // once the first is gone, the next server takes the profile over and says so
+    await first.stop();
+    const third = await serve(['--db', db, '--profile', 'shared']);
+    expect(third.output().stderr).toContain(`profile "shared" points here (it pointed at ${first.baseUrl}, which no longer answers)`);
+    expect(await url()).toBe(third.baseUrl);
+  });
+
   it('takes the /v2 URL that serve prints as a base URL', async () => {
     const url = `${servers[0]!.baseUrl}/v2`;
     const r = await cli(['--profile', 'local', '--base-url', url, 'chambers', 'list', '--per-page', '1', '--json']);

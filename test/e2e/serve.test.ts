@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { createServer } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
@@ -101,6 +101,26 @@ describe('chamberctl serve', () => {
     } finally {
       blocker.close();
     }
+  });
+
+  it('a start that cannot listen creates nothing: the next start makes the client and shows its secret', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    const db = join(dir, 'never.db');
+    try {
+      const r = await runCli(['serve', '--port', String(port), '--db', db], { configDir: join(dir, 'config-never') });
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toMatch(/already in use/);
+      expect(existsSync(db)).toBe(false); // not created, so not seeded and no client without its secret shown
+    } finally {
+      blocker.close();
+    }
+    const s = await startServeProcess(['--port', '0', '--db', db], { ...env(), CHAMBERCTL_CONFIG_DIR: join(dir, 'config-never') });
+    const out = s.output().stdout;
+    expect(out).toMatch(/its secret is shown only this once/);
+    expect(out).toMatch(/client secret:\s+[A-Za-z0-9]{32,}/);
+    expect((await s.stop()).exitCode).toBe(0);
   });
 
   it('fails with one line when the database cannot be written', async () => {

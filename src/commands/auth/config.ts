@@ -3,7 +3,7 @@ import { CliError, ExitCode, usageError } from '../../core/exit-codes.js';
 import { normaliseBaseUrl } from '../../config/base-url.js';
 import { API_VERSION_SETTINGS, type ApiVersionSetting, type Profile } from '../../config/profile.js';
 import { openProfileStore, type ProfileStore } from '../../config/profile-store.js';
-import { loginHint, selectProfile } from '../../config/select.js';
+import { missingProfileHint, selectProfile } from '../../config/select.js';
 
 /**
  * `config get|set|list`: a profile's settings, changed without entering the secret again
@@ -62,7 +62,7 @@ function openProfile(opts: GlobalOptions, ctx: CliContext): { store: ProfileStor
   const store = openProfileStore(ctx.env);
   const { name, source } = selectProfile(opts, ctx.env, store);
   const profile = store.get(name);
-  if (!profile) throw new CliError(`there is no profile "${name}"; ${loginHint(name, source)}`, ExitCode.AUTH);
+  if (!profile) throw new CliError(`there is no profile "${name}"; ${missingProfileHint(name, source)}`, ExitCode.AUTH);
   return { store, name, profile };
 }
 

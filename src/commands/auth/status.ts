@@ -2,7 +2,7 @@ import type { CliContext, GlobalOptions } from '../../core/context.js';
 import { CliError, ExitCode } from '../../core/exit-codes.js';
 import { profileInfo, type ProfileInfo } from '../../config/profile-info.js';
 import { openProfileStore } from '../../config/profile-store.js';
-import { loginHint, selectProfile } from '../../config/select.js';
+import { loginHint, missingProfileHint, selectProfile } from '../../config/select.js';
 
 /**
  * `chamberctl auth status`: the selected profile without secrets, from the config file
@@ -13,7 +13,7 @@ export async function runAuthStatus(opts: GlobalOptions, ctx: CliContext): Promi
   const { name, source } = selectProfile(opts, ctx.env, store);
   const hint = loginHint(name, source);
   const profile = store.get(name);
-  if (!profile) throw new CliError(`there is no profile "${name}"; ${hint}`, ExitCode.AUTH);
+  if (!profile) throw new CliError(`there is no profile "${name}"; ${missingProfileHint(name, source)}`, ExitCode.AUTH);
   const info = profileInfo(name, profile, true, ctx.now());
   const shown = { ...info, profile_source: source, config_file: store.path };
   ctx.stdout.write(opts.json ? `${JSON.stringify(shown)}\n` : statusText(info, source, store.path));

@@ -51,6 +51,33 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
     throw e;
   }
 
+  // Ctrl-C and SIGTERM are handled from before the first line is printed: a supervisor
+  // that stops the server as soon as it reads the URL gets a clean stop, not a kill.
+  let profileSaved: Promise<void> = Promise.resolve();
+  const stopped = new Promise<void>((resolve) => {
+    let stopping = false;
+    const off = ctx.onSignal(() => {
+      if (stopping) {
+        err('stopping now');
+        process.exit(130); // a second Ctrl-C does not wait
+      }
+      stopping = true;
+      err('stopping: finishing requests in flight');
+      // the profile is written first (it reads the database); then the server stops
+      profileSaved.then(() => server.close()).then(
+        () => {
+          off();
+          resolve();
+        },
+        (e: Error) => {
+          err(`error while stopping: ${e.message}`);
+          off();
+          resolve();
+        },
+      );
+    });
+  });
+
   const base = server.baseUrl;
   const generated = server.generatedClient;
   if (globals.json) {
@@ -94,38 +121,18 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
           const hash = await server.store.clientSecretHash(id);
           return hash !== undefined && (await verifySecret(secret, hash));
         },
+        answers: (url) => fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) }).then(() => true, () => false),
       });
       if (saved.saved) {
-        err(`profile "${saved.profile}" points here${saved.madeCurrent ? ' and is now the current profile' : ` (use it with --profile ${saved.profile})`}`);
+        const moved = saved.tookOverFrom ? ` (it pointed at ${saved.tookOverFrom}, which no longer answers)` : '';
+        err(`profile "${saved.profile}" points here${moved}${saved.madeCurrent ? ' and is now the current profile' : ` (use it with --profile ${saved.profile})`}`);
       }
       if (saved.warning) err(`warning: ${saved.warning}`);
     } catch (e) {
       err(`warning: could not update the profile: ${(e as Error).message}`);
     }
   };
-  const profileSaved = saveProfile();
+  profileSaved = saveProfile();
 
-  await new Promise<void>((resolve) => {
-    let stopping = false;
-    const off = ctx.onSignal(() => {
-      if (stopping) {
-        err('stopping now');
-        process.exit(130); // a second Ctrl-C does not wait
-      }
-      stopping = true;
-      err('stopping: finishing requests in flight');
-      // the profile is written first (it reads the database); then the server stops
-      profileSaved.then(() => server.close()).then(
-        () => {
-          off();
-          resolve();
-        },
-        (e: Error) => {
-          err(`error while stopping: ${e.message}`);
-          off();
-          resolve();
-        },
-      );
-    });
-  });
+  await stopped;
 }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join, posix } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,9 +23,16 @@ let tarball: string;
 let prefix: string;
 let installOutput: string;
 
-/** The environment minus what `npm test` exports to its scripts (npm_config_*, npm_package_*...). */
+/**
+ * The environment minus what `npm test` exports to its scripts (npm_config_*, npm_package_*...),
+ * with the native binding built for the node running the tests: against that node's own
+ * headers when they sit beside it (a runtime of scripts/runtimes.sh, or /usr's node), where
+ * an npm set up for another node (nodedir=/usr on these machines) would build for that one.
+ */
 function npmEnv(): Record<string, string> {
-  return Object.fromEntries(Object.entries(cleanEnv()).filter(([key]) => !/^npm_/i.test(key) && key !== 'INIT_CWD'));
+  const env = Object.fromEntries(Object.entries(cleanEnv()).filter(([key]) => !/^npm_/i.test(key) && key !== 'INIT_CWD'));
+  const nodedir = dirname(dirname(process.execPath));
+  return existsSync(join(nodedir, 'include', 'node', 'node_version.h')) ? { ...env, npm_config_nodedir: nodedir } : env;
 }
 
 const npm = (args: string[], cwd: string, timeout = INSTALL_TIMEOUT) =>

@@ -23,3 +23,6 @@ export class CliError extends Error {
 }
 
 export const usageError = (message: string) => new CliError(message, ExitCode.USAGE);
+
+/** The exit status after a signal stopped a command: 128 + its number, as shells report it. */
+export const signalExitCode = (signal: NodeJS.Signals) => (signal === 'SIGTERM' ? 143 : 130);

@@ -4,7 +4,7 @@
 // `concurrency` rows are in flight and the parsed rows of one 16 KiB slice of input are
 // waiting; memory stays flat however long the file is.
 import type { CliContext } from '../core/context.js';
-import { CliError, ExitCode } from '../core/exit-codes.js';
+import { CliError, ExitCode, signalExitCode } from '../core/exit-codes.js';
 import { CsvRecordReader, type CsvEvent, type CsvRecord } from './csv-reader.js';
 import { EmailSet } from './email-set.js';
 import { readHeader, type Header } from './header.js';
@@ -52,8 +52,6 @@ export interface ImportResult {
 /** Input is handed to the parser in slices of this size: how far reading runs ahead of sending. */
 const SLICE_BYTES = 4 * 1024;
 const MAX_PROBLEM_LINES = 50;
-
-export const signalExitCode = (signal: NodeJS.Signals) => (signal === 'SIGTERM' ? 143 : 130);
 
 export async function importRows(req: ImportRequest, deps: ImportDeps): Promise<ImportResult> {
   const started = deps.clock();

@@ -147,6 +147,8 @@ export interface DirectoryStore {
 
   /** Neither chambers nor clients, and no copy made by `sync pull`: a database `serve` has never used, and seeds. */
   isUnused(): Promise<boolean>;
+  /** Local changes made in a copy and not pushed yet (`sync status` lists them). */
+  pendingChanges(): Promise<number>;
   /**
    * Fills an unused database with the deterministic demo data, all or nothing; undefined
    * when another instance seeded it first.

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { CliContext } from '../core/context.js';
 import { CliError, ExitCode, usageError } from '../core/exit-codes.js';
 import { defaultDbPath } from '../config/paths.js';
@@ -8,14 +9,27 @@ import { PgSyncCopy } from '../storage/postgres/sync-copy.js';
 import { SyncCopy } from '../storage/sqlite/sync-copy.js';
 import { ThreadedCopy } from '../storage/sqlite/threaded-copy.js';
 
+/** Whether the copy named by --db is there already (a PostgreSQL URL: taken to be). */
+export function copyExists(db: string | undefined, env: CliContext['env']): boolean {
+  const path = db ?? defaultDbPath(env);
+  return isPostgresUrl(path) || (path !== ':memory:' && existsSync(path));
+}
+
 /**
  * The local copy named by --db (default: the database `serve` uses), opened for sync.
  * `threaded`: a SQLite copy writes on a worker thread when the context says how to start one
- * (sync pull: the HTTP side goes on while SQLite commits).
+ * (sync pull: the HTTP side goes on while SQLite commits). `mustExist`: a command that only
+ * reads or changes a copy refuses a SQLite file that is not there (exit 4) rather than
+ * creating an empty one and reporting on it.
  */
-export async function openCopy(db: string | undefined, ctx: Pick<CliContext, 'env' | 'copyWorker'>, opts: { threaded?: boolean } = {}): Promise<CopyStore> {
+export async function openCopy(
+  db: string | undefined,
+  ctx: Pick<CliContext, 'env' | 'copyWorker'>,
+  opts: { threaded?: boolean; mustExist?: boolean } = {},
+): Promise<CopyStore> {
   const path = db ?? defaultDbPath(ctx.env);
   if (path === ':memory:') throw usageError('--db :memory: would forget the copy at once; name a file or a postgres:// URL');
+  if (opts.mustExist && !isPostgresUrl(path) && !existsSync(path)) throw new CliError(`no database at ${path}`, ExitCode.NOT_FOUND);
   if (isPostgresUrl(path)) {
     try {
       return new PgSyncCopy((await openStore(path, { poolSize: 4 })) as PgStorage);

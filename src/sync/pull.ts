@@ -26,6 +26,15 @@ export interface PullOptions {
   /** One line for the person (a warning). */
   warn: (line: string) => void;
   stats?: PullStats;
+  /** Aborted (Ctrl-C): no new page or chamber is asked for; what was read is committed, then PullInterrupted. */
+  signal?: AbortSignal;
+}
+
+/** A pull stopped by its signal: what it copied is kept, and the next pull goes on from there. */
+export class PullInterrupted extends Error {
+  constructor() {
+    super('the pull was interrupted');
+  }
 }
 
 /** Live figures for the progress line. */
@@ -46,9 +55,14 @@ export interface PullResult extends CopyCounts {
 
 export const newPullStats = (): PullStats => ({ chambersSeen: 0, chambersDone: 0, rows: 0 });
 
-/** Every page of a list, each handed to `take` before the next is asked for. */
-async function eachPage<T>(fetchPage: (query: Record<string, string>) => Promise<ListPage<T>>, take: (items: T[]) => unknown): Promise<void> {
+/** Every page of a list, each handed to `take` before the next is asked for (none once `signal` is aborted). */
+async function eachPage<T>(
+  fetchPage: (query: Record<string, string>) => Promise<ListPage<T>>,
+  take: (items: T[]) => unknown,
+  signal?: AbortSignal,
+): Promise<void> {
   for (let page = 1; ; page++) {
+    if (signal?.aborted) throw new PullInterrupted();
     const { data, meta } = await fetchPage({ page: String(page), per_page: String(PER_PAGE) });
     if (data.length) await take(data);
     if (isLastPage(page, data.length, meta)) return;
@@ -71,7 +85,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
   const listChambers = async () => {
     await copy.beginChamberList();
     try {
-      await eachPage((q) => api.listChambers(version, q), takeChambers);
+      await eachPage((q) => api.listChambers(version, q), takeChambers, o.signal);
     } catch (err) {
       await copy.endChamberList(false);
       throw err;
@@ -81,7 +95,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
   try {
     await listChambers();
   } catch (err) {
-    if (version !== 'v2' || !isNotFound(err)) throw err;
+    if (version !== 'v2' || !isNotFound(err)) throw err; // PullInterrupted too
     // a remote that serves v1 only: chambers and members, no events
     version = 'v1';
     await listChambers();
@@ -115,6 +129,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
           await copy.upsertMembers(items, run);
           stats.rows += items.length;
         },
+        o.signal,
       );
       if (eventsCopied) {
         await eachPage(
@@ -123,6 +138,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
             await copy.upsertEvents(items, run);
             stats.rows += items.length;
           },
+          o.signal,
         );
       }
       await copy.finishChamber(id, run, eventsCopied);
@@ -136,7 +152,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
   };
   let failed: unknown;
   const worker = async () => {
-    for (let id = await nextChamber(); id !== undefined && failed === undefined; id = await nextChamber()) {
+    for (let id = await nextChamber(); id !== undefined && failed === undefined && !o.signal?.aborted; id = await nextChamber()) {
       try {
         await visit(id);
       } catch (err) {
@@ -147,6 +163,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
   await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
   await copy.flush(); // what was read before a failure is kept: the next run need not read it again
   if (failed !== undefined) throw failed;
+  if (o.signal?.aborted) throw new PullInterrupted();
 
   // 3. What the remote no longer has goes, except what local changes need.
   const kept = await copy.finishRun(run, o.now().toISOString(), eventsCopied);

@@ -77,7 +77,7 @@ export async function push(o: PushOptions): Promise<PushResult> {
     const blocker = dependsOn ? await copy.changeFor(dependsOn) : undefined;
     if (blocker && !wouldExist.has(blocker.record_id)) {
       result.held++;
-      o.report(`held     ${change.kind} ${change.record_id} (${change.id}): waits for chamber ${dependsOn} (${blocker.id}), not pushed`, true);
+      o.report(`held     ${changeLabel(change)} ${change.record_id} (${change.id}): waits for chamber ${dependsOn} (${blocker.id}), not pushed`, true);
       continue;
     }
     const path = change.kind === 'chamber' ? '/v2/chambers' : `/v2/chambers/${pathSegment(change.chamber_id!)}/members`;
@@ -85,7 +85,7 @@ export async function push(o: PushOptions): Promise<PushResult> {
       if (change.kind === 'chamber') wouldExist.add(change.record_id);
       result.would_send!.push({ id: change.id, kind: change.kind, method: 'POST', path, body });
       const after = blocker ? ` (${dependsOn} replaced by the id the remote gives it)` : '';
-      o.report(`would send ${change.kind} ${change.record_id} (${change.id}): POST ${path}${after}`, false);
+      o.report(`would send ${changeLabel(change)} ${change.record_id} (${change.id}): POST ${path}${after}`, false);
       continue;
     }
     const outcome =
@@ -95,13 +95,26 @@ export async function push(o: PushOptions): Promise<PushResult> {
     if (outcome.kind === 'rejected') {
       await copy.markRejected(change.id, outcome.error);
       result.rejected++;
-      o.report(`rejected ${change.kind} ${change.record_id} (${change.id}): ${outcome.error}`, true);
+      o.report(`rejected ${changeLabel(change)} ${change.record_id} (${change.id}): ${outcome.error}`, true);
     } else {
       result[outcome.kind]++;
-      o.report(`${outcome.kind.padEnd(8)} ${change.kind} ${change.record_id} (${change.id}) -> ${outcome.remoteId}`, false);
+      o.report(`${outcome.kind.padEnd(8)} ${changeLabel(change)} ${change.record_id} (${change.id}) -> ${outcome.remoteId}`, false);
     }
   }
   return result;
+}
+
+/** What a change made, for a person: `member "Ada Lovelace" <ada@example.org>`, `chamber "Berlin Chamber"`. */
+export function changeLabel(change: Pick<LocalChange, 'kind' | 'body'>): string {
+  let body: { name?: unknown; email?: unknown } = {};
+  try {
+    body = JSON.parse(change.body) as typeof body;
+  } catch {
+    // a body that is not JSON: the ids alone
+  }
+  const name = typeof body.name === 'string' ? ` ${JSON.stringify(body.name)}` : '';
+  const email = change.kind === 'member' && typeof body.email === 'string' ? ` <${body.email}>` : '';
+  return `${change.kind}${name}${email}`;
 }
 
 /** POST with the change's Idempotency-Key, through the token renewal of every command. */

@@ -1,7 +1,8 @@
 // kill -9 of `serve` in the middle of concurrent writes: the SQLite file is intact, every
 // write that was acknowledged (201) is there, and the totals that triggers keep match the
 // rows. (Commits are durable against a crash of the process: WAL, synchronous=NORMAL.)
-import Database from 'better-sqlite3';
+// opened as chamberctl opens them: on Node 24.19+ a collected better-sqlite3 object aborts the process
+import { openDatabase } from '../../src/storage/sqlite/open-database.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, removeTempDir } from '../helpers/cli.js';
@@ -53,7 +54,7 @@ describe('a server killed under writes', () => {
     await Promise.all(writers);
     await serve.proc.catch(() => undefined);
 
-    const sqlite = new Database(db);
+    const sqlite = openDatabase(db);
     try {
       expect(sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
       const ids = new Set((sqlite.prepare('SELECT id FROM members').all() as { id: string }[]).map((r) => r.id));

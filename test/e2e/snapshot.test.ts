@@ -111,12 +111,12 @@ describe('chamberctl snapshot', () => {
     expect((await cli(['snapshot', 'export', '--db', copy])).stdout).toBe(before);
   });
 
-  it('I/O and usage errors: one line, exit 1 or 2', async () => {
+  it('I/O and usage errors: one line, exit 1 or 2; no database: exit 4', async () => {
     const missing = await cli(['snapshot', 'import', join(dir, 'nope.snapshot'), '--db', join(dir, 'x.db')]);
     expect(missing.exitCode).toBe(1);
     expect(missing.stderr).toBe(`error: cannot read ${join(dir, 'nope.snapshot')}: no such file\n`);
     const noDb = await cli(['snapshot', 'export', '--db', join(dir, 'absent.db')]);
-    expect(noDb.exitCode).toBe(1);
+    expect(noDb.exitCode).toBe(4);
     expect(noDb.stderr).toBe(`error: no database at ${join(dir, 'absent.db')}\n`);
     const noDir = await cli(['snapshot', 'export', join(dir, 'no', 'such', 'dir.snapshot'), '--db', source()]);
     expect(noDir.exitCode).toBe(1);

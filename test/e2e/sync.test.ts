@@ -3,7 +3,6 @@
 // config directory. Pull and compare every list item by item; kill a pull halfway and run
 // it again; create records offline and push them; kill a push between a POST and its
 // bookkeeping and run it again (nothing twice); a change the remote rejects.
-import Database from 'better-sqlite3';
 import { execa } from 'execa';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { expectSameDirectory, freePort, tokenFor, walk, type Side } from '../hel
 import { startFaultProxy } from '../helpers/fault-proxy.js';
 import { runRecordingLoads } from '../helpers/bundle-loads.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
+import { openDatabase } from '../../src/storage/sqlite/open-database.js';
 
 const REMOTE = { id: 'remote-client', secret: 'RemoteSecret0123456789' };
 const LOCAL = { id: 'local-client', secret: 'LocalSecret0123456789' };
@@ -105,6 +105,16 @@ describe('sync pull', () => {
     expect(st.pending).toEqual([]);
   }, 120_000);
 
+  it("refreshes a copy from the profile it came from, whatever the current profile is", async () => {
+    const r = await runCli(['sync', 'pull', '--db', `${dir}/copy.db`, '--json'], { configDir: cfg, env: { CHAMBERCTL_PROFILE: 'offline' }, timeout: 90_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect((await status(`${dir}/copy.db`)).source).toEqual({ profile: 'remote', base_url: remote.baseUrl });
+    // named, another profile is still refused
+    const other = await cli(['sync', 'pull', '--from', 'offline', '--db', `${dir}/copy.db`]);
+    expect(other.exitCode).toBe(1);
+    expect(other.stderr).toMatch(/is a copy of .* \(profile "remote"\), not of/);
+  }, 120_000);
+
   it('writes the copy on a worker thread, beside the HTTP work', async () => {
     const r = await runRecordingLoads(['sync', 'pull', '--from', 'remote', '--db', `${dir}/copy-threaded.db`, '--json'], { CHAMBERCTL_CONFIG_DIR: cfg });
     expect(r.exitCode, r.stderr).toBe(0);
@@ -114,9 +124,9 @@ describe('sync pull', () => {
   }, 120_000);
 
   it('continues a pull killed halfway and ends with an exact copy', async () => {
-    // a slow link (20 ms per member list) so that the kill lands mid-way
+    // a slow link (100 ms per member list) so that the kill lands mid-way
     const proxy = await startFaultProxy(remote.baseUrl, (req) => req.method === 'GET' && /\/members/.test(req.url ?? ''));
-    proxy.delayMs = 20;
+    proxy.delayMs = 100; // 200 chambers, 2 at a time: ~10 s in all, and the kill lands early
     try {
       await login('slow', proxy.baseUrl, REMOTE);
       const db = `${dir}/killed.db`;
@@ -129,7 +139,7 @@ describe('sync pull', () => {
       for (let done = 0; done < 20; await new Promise((r) => setTimeout(r, 10))) {
         if (!existsSync(db)) continue;
         try {
-          const peek = new Database(db, { readonly: true, fileMustExist: true });
+          const peek = openDatabase(db, { readonly: true, fileMustExist: true });
           try {
             done = peek.prepare('SELECT count(*) FROM sync_done').pluck().get() as number;
           } finally {
@@ -150,6 +160,40 @@ describe('sync pull', () => {
       const copy = await serveCopy(db, 'resumed');
       const compared = await expectSameDirectory(await side(remote.baseUrl, REMOTE), await side(copy.baseUrl, LOCAL));
       expect(json(again.stdout)).toMatchObject(compared);
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
+
+  it('says how to continue after Ctrl-C, and exits 130', async () => {
+    const proxy = await startFaultProxy(remote.baseUrl, (req) => req.method === 'GET' && /\/members/.test(req.url ?? ''));
+    proxy.delayMs = 100; // 200 chambers, 2 at a time: ~10 s in all, and the kill lands early
+    try {
+      await login('slow-int', proxy.baseUrl, REMOTE);
+      const db = `${dir}/interrupted.db`;
+      const proc = execa(process.execPath, [BIN, 'sync', 'pull', '--from', 'slow-int', '--db', db, '--concurrency', '2'], {
+        env: { ...cleanEnv(), CHAMBERCTL_CONFIG_DIR: cfg },
+        extendEnv: false,
+        reject: false,
+      });
+      for (let done = 0; done < 10; await new Promise((r) => setTimeout(r, 10))) {
+        if (!existsSync(db)) continue;
+        try {
+          const peek = openDatabase(db, { readonly: true, fileMustExist: true });
+          try {
+            done = peek.prepare('SELECT count(*) FROM sync_done').pluck().get() as number;
+          } finally {
+            peek.close();
+          }
+        } catch {
+          // the schema is being created
+        }
+      }
+      proc.kill('SIGINT');
+      const r = await proc;
+      expect(r.exitCode).toBe(130);
+      expect(r.stderr).toBe('interrupted: run `chamberctl sync pull` again to continue; what was copied is kept');
+      expect((await status(db)).pull_in_progress).toBe(true);
     } finally {
       await proxy.close();
     }
@@ -280,7 +324,7 @@ describe('local changes and sync push', () => {
     const r = await cli(['sync', 'push', '--db', db, '--json']);
     expect(r.exitCode, r.stderr).toBe(5);
     expect(json(r.stdout)).toMatchObject({ pushed: 0, skipped: 1, rejected: 1 });
-    expect(r.stderr).toContain(`rejected member ${clash.id as string}`);
+    expect(r.stderr).toContain(`rejected member "Clash Offline" <clash@example.org> ${clash.id as string}`);
     const pending = (await status(db)).pending;
     expect(pending).toEqual([expect.objectContaining({ kind: 'member', state: 'rejected', record_id: clash.id })]);
     expect(pending[0].error).toBe(
@@ -294,5 +338,49 @@ describe('local changes and sync push', () => {
     expect(members).toContainEqual(expect.objectContaining({ id: clash.id, name: 'Clash Offline', membership_type: 'standard' }));
     expect(members.map((m) => m.id)).toContain(remoteSame.id);
     expect(members.map((m) => m.id)).not.toContain(same.id);
+  }, 120_000);
+
+  it('names what each change made, and discards one by its record id', async () => {
+    const db = `${dir}/copy.db`;
+    const [chamber] = await remoteChambersNamed('Survivor HQ');
+    const extra = await create('offline', ['members', 'add', chamber!.id as string, '--name', 'Extra Person', '--email', 'extra@example.org', '--membership-type', 'standard']);
+    const text = await cli(['sync', 'status', '--db', db]);
+    expect(text.exitCode, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(new RegExp(`member "Extra Person" <extra@example\\.org> \\(${extra.id as string} in ${chamber!.id as string}\\)  pending`));
+    expect((await status(db)).pending).toContainEqual(expect.objectContaining({ record_id: extra.id, label: 'member "Extra Person" <extra@example.org>' }));
+    const dry = await cli(['sync', 'push', '--db', db, '--dry-run']);
+    expect(dry.stderr).toContain(`would send member "Extra Person" <extra@example.org> ${extra.id as string}`);
+    // by the record's id; no terminal, so no question
+    const d = await cli(['sync', 'discard', extra.id as string, '--db', db]);
+    expect(d.exitCode, d.stderr).toBe(0);
+    expect(d.stdout).toMatch(new RegExp(`^Discarded chg_\\w+: the local member "Extra Person" <extra@example\\.org> \\(${extra.id as string}\\) is gone\n$`));
+    expect((await status(db)).pending.map((c: { record_id: string }) => c.record_id)).not.toContain(extra.id);
+  }, 120_000);
+
+  it('a copy that is not there is exit 4 for the commands that read one, and is not created', async () => {
+    for (const args of [['sync', 'status'], ['sync', 'push', '--dry-run'], ['sync', 'discard', 'chg_nothing']]) {
+      const missing = `${dir}/typo-${args[1]}.db`;
+      const r = await cli([...args, '--db', missing]);
+      expect(r.exitCode, args.join(' ')).toBe(4);
+      expect(r.stderr).toBe(`error: no database at ${missing}\n`);
+      expect(existsSync(missing)).toBe(false);
+    }
+  });
+
+  it('snapshot import --replace does not silently discard changes not pushed yet', async () => {
+    const db = `${dir}/copy.db`; // holds the rejected change of the conflict above
+    const pending = (await status(db)).pending.length;
+    expect(pending).toBeGreaterThan(0);
+    const file = `${dir}/copy.snapshot`;
+    expect((await cli(['snapshot', 'export', file, '--db', db])).exitCode).toBe(0);
+    const refused = await cli(['snapshot', 'import', file, '--replace', '--db', db]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toBe(
+      `error: ${db} has ${pending} local change${pending === 1 ? '' : 's'} not pushed yet (see \`chamberctl sync status\`), which --replace would discard; push them first, or add --yes to discard them\n`,
+    );
+    expect((await status(db)).pending).toHaveLength(pending);
+    const replaced = await cli(['snapshot', 'import', file, '--replace', '--yes', '--db', db]);
+    expect(replaced.exitCode, replaced.stderr).toBe(0);
+    expect((await status(db)).pending).toEqual([]);
   }, 120_000);
 });

@@ -4,7 +4,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+// opened as chamberctl opens them: on Node 24.19+ a collected better-sqlite3 object aborts the process
+import { openDatabase } from '../../src/storage/sqlite/open-database.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/http.js';
 import { getToken, startTestServer } from '../helpers/server.js';
@@ -16,7 +17,7 @@ describe('a SQLite database locked by another writer', () => {
   it('answers writes 503 with Retry-After once the busy timeout passes, reads as usual, and writes again when the lock goes', async () => {
     const dbPath = join(dir, 'dir.db');
     const server = await startTestServer({ dbPath, seed: 'none' });
-    const other = new Database(dbPath);
+    const other = openDatabase(dbPath);
     try {
       const token = await getToken(server.baseUrl, 'v2');
       const chamber = await call(server.baseUrl, 'POST', '/v2/chambers', {

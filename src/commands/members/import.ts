@@ -1,11 +1,11 @@
 import type { CliContext, GlobalOptions } from '../../core/context.js';
-import { usageError } from '../../core/exit-codes.js';
+import { signalExitCode, usageError } from '../../core/exit-codes.js';
 import { chooseApiVersion } from '../../client/version.js';
 import { openImportConnection } from '../../import/connection.js';
 import { openInput } from '../../import/input.js';
 import { tuneGcForImport } from '../../import/gc-tuning.js';
 import { ReportWriter } from '../../import/report.js';
-import { importRows, signalExitCode, type ImportRequest } from '../../import/run-import.js';
+import { importRows, type ImportRequest } from '../../import/run-import.js';
 import { RowSender } from '../../import/sender.js';
 import { printSummary, summaryExitCode } from '../../import/summary.js';
 import { createOutput } from '../../output/output.js';

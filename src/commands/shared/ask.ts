@@ -16,6 +16,8 @@ export interface Asker {
   /** A line of text; `validate` returns true or the message to show under it. */
   text(message: string, opts?: { optional?: boolean; validate?: (value: string) => true | string }): Promise<string>;
   select<T>(message: string, choices: Choice<T>[]): Promise<T>;
+  /** Yes or no; the default is no. */
+  confirm(message: string): Promise<boolean>;
 }
 
 /** Prompts are allowed only when a person can answer them: stdin and stderr are terminals. */
@@ -67,6 +69,9 @@ export async function openAsker(ctx: CliContext): Promise<Asker> {
     },
     async select(message, choices) {
       return prompts.select({ message, choices, pageSize: 10 }, io).catch(cancelled);
+    },
+    async confirm(message) {
+      return prompts.confirm({ message, default: false }, io).catch(cancelled);
     },
   };
 }

@@ -31,6 +31,7 @@ Examples:
     .argument('<file>', 'snapshot file, or - to read stdin')
     .option('--db <path>', DB_HELP)
     .option('--replace', 'empty the directory (chambers, members, events, local changes) first; API clients stay')
+    .option('--yes', 'with --replace: discard local changes not pushed yet without asking')
     .addHelpText(
       'after',
       `
@@ -39,9 +40,11 @@ Examples:
   $ gunzip -c directory.snapshot.gz | chamberctl snapshot import - --replace
 
 Every line is checked; the first problem is named by its line number, exit status 5, and
-the database is left as it was. Without --replace, ids already in the database are refused.`,
+the database is left as it was. Without --replace, ids already in the database are refused.
+--replace on a copy with local changes not pushed yet asks first on a terminal; elsewhere
+it refuses (exit 2) unless --yes.`,
     )
-    .action(async (file: string, opts: { db?: string; replace?: boolean }, cmd: Command) => {
+    .action(async (file: string, opts: { db?: string; replace?: boolean; yes?: boolean }, cmd: Command) => {
       const { runSnapshotImport } = await import('./snapshot.js');
       await runSnapshotImport(file, opts, ctx, cmd.optsWithGlobals<{ json?: boolean }>());
     });

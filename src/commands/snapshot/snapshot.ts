@@ -8,13 +8,14 @@ import { exportSnapshotTo, exportSnapshotToFile, importSnapshotFile } from '../.
 import { isPostgresUrl } from '../../storage/postgres/pg-storage.js';
 import type { DirectoryStore } from '../../storage/store.js';
 import { defaultDbPath } from '../../config/paths.js';
+import { canPrompt } from '../shared/ask.js';
 
 const summary = (c: SnapshotCounts) => `${c.chambers} chambers, ${c.members} members, ${c.events} events`;
 
 export async function runSnapshotExport(file: string | undefined, opts: { db?: string }, ctx: CliContext): Promise<void> {
   const dbPath = opts.db ?? defaultDbPath(ctx.env);
   // Exporting must not create an empty database where there was none.
-  if (!isPostgresUrl(dbPath) && dbPath !== ':memory:' && !existsSync(dbPath)) throw new CliError(`no database at ${dbPath}`, ExitCode.FAILURE);
+  if (!isPostgresUrl(dbPath) && dbPath !== ':memory:' && !existsSync(dbPath)) throw new CliError(`no database at ${dbPath}`, ExitCode.NOT_FOUND);
   await withStore(dbPath, async (store) => {
     if (file === undefined || file === '-') {
       const out = new Sink(ctx.stdout);
@@ -29,13 +30,14 @@ export async function runSnapshotExport(file: string | undefined, opts: { db?: s
 
 export async function runSnapshotImport(
   file: string,
-  opts: { db?: string; replace?: boolean },
+  opts: { db?: string; replace?: boolean; yes?: boolean },
   ctx: CliContext,
   globals: { json?: boolean },
 ): Promise<void> {
   const dbPath = opts.db ?? defaultDbPath(ctx.env);
   if (file !== '-' && !existsSync(file)) throw new CliError(`cannot read ${file}: no such file`, ExitCode.FAILURE);
   await withStore(dbPath, async (store) => {
+    if (opts.replace && !opts.yes) await confirmDiscardingChanges(store, ctx);
     let counts: SnapshotCounts | undefined;
     try {
       counts = await importSnapshotFile(store, file, { replace: Boolean(opts.replace) }, ctx.stdin);
@@ -46,6 +48,22 @@ export async function runSnapshotImport(
     if (globals.json) ctx.stdout.write(`${JSON.stringify(counts)}\n`);
     ctx.stderr.write(`imported ${summary(counts!)} into ${store.location}${opts.replace ? ' (replacing what it held)' : ''}\n`);
   });
+}
+
+/**
+ * `--replace` empties local changes not pushed yet with everything else: never silently. On a
+ * terminal the person is asked; elsewhere the command refuses unless --yes.
+ */
+async function confirmDiscardingChanges(store: DirectoryStore, ctx: CliContext): Promise<void> {
+  const pending = await store.pendingChanges();
+  if (pending === 0) return;
+  const what = `${store.location} has ${pending} local change${pending === 1 ? '' : 's'} not pushed yet (see \`chamberctl sync status\`)`;
+  if (canPrompt(ctx)) {
+    const { openAsker } = await import('../shared/ask.js');
+    if (await (await openAsker(ctx)).confirm(`${what}; --replace discards them. Go on?`)) return;
+    throw new CliError('nothing was imported', ExitCode.FAILURE);
+  }
+  throw new CliError(`${what}, which --replace would discard; push them first, or add --yes to discard them`, ExitCode.USAGE);
 }
 
 async function withStore(dbPath: string, work: (store: DirectoryStore) => Promise<void>): Promise<void> {

@@ -25,7 +25,7 @@ export function registerSync(program: Command, ctx: CliContext): void {
   sync
     .command('pull')
     .description('Copy every chamber, member and event behind a profile into the local database (resumable)')
-    .option('--from <profile>', 'the profile to read from (default: the current profile)')
+    .option('--from <profile>', "the profile to read from (default: the copy's source profile, else the current profile)")
     .option(dbOption, dbHelp)
     .option('--concurrency <n>', 'chambers read at once, 1 to 32', '8')
     .addHelpText(
@@ -65,9 +65,10 @@ export function registerSync(program: Command, ctx: CliContext): void {
   sync
     .command('discard')
     .description('Drop one pending local change, and the record it made')
-    .argument('<change-id>', 'the change, as `sync status` lists it')
+    .argument('<id>', 'the change (chg_…), or the local record it made (ch_…, mb_…), as `sync status` lists them')
     .option(dbOption, dbHelp)
-    .addHelpText('after', examples(['chamberctl sync discard chg_VbmIU7b7Md1A1PFN --db ~/dir.db']))
+    .option('--yes', 'do not ask first (on a terminal it asks)')
+    .addHelpText('after', examples(['chamberctl sync discard chg_VbmIU7b7Md1A1PFN --db ~/dir.db', 'chamberctl sync discard mb_3kR9vXq2LmN8pT4w --db ~/dir.db --yes']))
     .action(async (changeId: string, opts: SyncOptions, cmd: Command) => {
       const { runSyncDiscard } = await import('./sync.js');
       await runSyncDiscard(changeId, opts, globals(cmd), ctx);

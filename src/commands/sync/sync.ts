@@ -1,14 +1,15 @@
 import type { CliContext, GlobalOptions } from '../../core/context.js';
-import { CliError, ExitCode, usageError } from '../../core/exit-codes.js';
+import { CliError, ExitCode, signalExitCode, usageError } from '../../core/exit-codes.js';
 import { DirectoryClient } from '../../client/directory-client.js';
 import { openProfileForCalls } from '../../client/session.js';
 import { tuneGcForImport } from '../../import/gc-tuning.js';
 import { duration, Progress } from '../../import/progress.js';
 import { createOutput } from '../../output/output.js';
-import type { CopyStore } from '../../storage/copy-store.js';
-import { openCopy } from '../../sync/open-copy.js';
-import { newPullStats, pull } from '../../sync/pull.js';
-import { push } from '../../sync/push.js';
+import type { CopyStore, LocalChange } from '../../storage/copy-store.js';
+import { copyExists, openCopy } from '../../sync/open-copy.js';
+import { newPullStats, pull, PullInterrupted } from '../../sync/pull.js';
+import { changeLabel, push } from '../../sync/push.js';
+import { canPrompt } from '../shared/ask.js';
 
 export interface SyncOptions {
   db?: string;
@@ -16,11 +17,17 @@ export interface SyncOptions {
   to?: string;
   dryRun?: boolean;
   concurrency?: string;
+  yes?: boolean;
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-async function withCopy<T>(opts: SyncOptions, ctx: CliContext, work: (copy: CopyStore) => Promise<T>, copyOpts: { threaded?: boolean } = {}): Promise<T> {
+async function withCopy<T>(
+  opts: SyncOptions,
+  ctx: CliContext,
+  work: (copy: CopyStore) => Promise<T>,
+  copyOpts: { threaded?: boolean; mustExist?: boolean } = {},
+): Promise<T> {
   const copy = await openCopy(opts.db, ctx, copyOpts);
   try {
     return await work(copy);
@@ -37,10 +44,14 @@ function parseConcurrency(raw = '8'): number {
 export async function runSyncPull(opts: SyncOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
   const concurrency = parseConcurrency(opts.concurrency);
   const output = await createOutput(globals, ctx);
-  const p = openProfileForCalls({ ...globals, ...(opts.from ? { profile: opts.from } : {}) }, ctx);
-  try {
-    await withCopy(opts, ctx, async (copy) => {
-      const state = await copy.state();
+  // A copy is refreshed from where it came from, as push sends there, unless told otherwise;
+  // for a new copy the profile is checked before the database is created.
+  const named = opts.from ?? globals.profile;
+  const early = named !== undefined || !copyExists(opts.db, ctx.env) ? openProfileForCalls({ ...globals, ...(named ? { profile: named } : {}) }, ctx) : undefined;
+  await withCopy(opts, ctx, async (copy) => {
+    const state = await copy.state();
+    const p = early ?? openProfileForCalls({ ...globals, ...(state.source ? { profile: state.source.profile } : {}) }, ctx);
+    try {
       if (await copy.holdsOtherData()) {
         throw new CliError(
           `${copy.location} holds chambers that no \`sync pull\` made (the demo data of \`serve\`?); pull into another database with --db PATH`,
@@ -65,6 +76,15 @@ export async function runSyncPull(opts: SyncOptions, globals: GlobalOptions, ctx
         dim: output.err.dim,
       });
       progress.start();
+      // Ctrl-C: no new page is asked for, what was read is committed, and the next pull goes
+      // on from there; a second Ctrl-C does not wait.
+      const interrupt = new AbortController();
+      let stoppedBy: NodeJS.Signals | undefined;
+      const off = ctx.onSignal((signal) => {
+        if (stoppedBy) process.exit(signalExitCode(signal));
+        stoppedBy = signal;
+        interrupt.abort();
+      });
       let result;
       try {
         result = await pull({
@@ -76,8 +96,16 @@ export async function runSyncPull(opts: SyncOptions, globals: GlobalOptions, ctx
           now: ctx.now,
           warn: (line) => progress.log(line),
           stats,
+          signal: interrupt.signal,
         });
+      } catch (err) {
+        if (!(err instanceof PullInterrupted)) throw err;
+        progress.stop();
+        ctx.stderr.write('interrupted: run `chamberctl sync pull` again to continue; what was copied is kept\n');
+        ctx.exitCode = signalExitCode(stoppedBy ?? 'SIGINT');
+        return;
       } finally {
+        off();
         progress.stop();
       }
       const { chambers, members, events } = result;
@@ -90,10 +118,10 @@ export async function runSyncPull(opts: SyncOptions, globals: GlobalOptions, ctx
             `${count(chambers)} chambers, ${count(members)} members, ${count(events)} events\n`,
         );
       }
-    }, { threaded: true });
-  } finally {
-    await p.http.close();
-  }
+    } finally {
+      await p.http.close();
+    }
+  }, { threaded: true });
 }
 
 /** `chambers 1,234 of 100,000 · 45,678 rows · 3,210 rows/s · ETA 1m05s` */
@@ -113,6 +141,7 @@ export async function runSyncStatus(opts: SyncOptions, globals: GlobalOptions, c
     const pending = (await copy.changes()).map((c) => ({
       id: c.id,
       kind: c.kind,
+      label: changeLabel(c),
       state: c.state,
       ...(c.error ? { error: c.error } : {}),
       record_id: c.record_id,
@@ -136,11 +165,11 @@ export async function runSyncStatus(opts: SyncOptions, globals: GlobalOptions, c
       `pending:   ${pending.length ? `${pending.length} local change${pending.length === 1 ? '' : 's'}` : 'nothing to push'}`,
       ...pending.map(
         (c) =>
-          `  ${c.id}  ${c.kind.padEnd(7)} ${c.record_id}${c.chamber_id ? ` in ${c.chamber_id}` : ''}  ${c.state}${c.error ? `: ${c.error}` : ''}`,
+          `  ${c.id}  ${c.label} (${c.record_id}${c.chamber_id ? ` in ${c.chamber_id}` : ''})  ${c.state}${c.error ? `: ${c.error}` : ''}`,
       ),
     ];
     await output.stdout.write(`${lines.join('\n')}\n`);
-  });
+  }, { mustExist: true });
 }
 
 export async function runSyncPush(opts: SyncOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
@@ -180,19 +209,28 @@ export async function runSyncPush(opts: SyncOptions, globals: GlobalOptions, ctx
     } finally {
       await p.http.close();
     }
-  });
+  }, { mustExist: true });
 }
 
-export async function runSyncDiscard(changeId: string, opts: SyncOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
+/** `id`: the change, or the local record it made. On a terminal it asks first, unless --yes. */
+export async function runSyncDiscard(id: string, opts: SyncOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
   const output = await createOutput(globals, ctx);
   await withCopy(opts, ctx, async (copy) => {
-    const change = await copy.change(changeId);
-    const r = await copy.discard(changeId);
-    if (r === 'missing') throw new CliError(`there is no pending change ${JSON.stringify(changeId)} (see \`chamberctl sync status\`)`, ExitCode.NOT_FOUND);
-    if (r !== 'discarded') {
-      throw new CliError(`change ${changeId} made a chamber that pending changes ${r.dependents.join(', ')} refer to; discard those first`, ExitCode.FAILURE);
+    const change = (await copy.change(id)) ?? (await copy.changeFor(id));
+    if (!change) throw new CliError(`there is no pending change ${JSON.stringify(id)}, nor one that made that record (see \`chamberctl sync status\`)`, ExitCode.NOT_FOUND);
+    const what = `${changeLabel(change)} (${change.record_id})`;
+    if (!opts.yes && canPrompt(ctx)) {
+      const { openAsker } = await import('../shared/ask.js');
+      if (!(await (await openAsker(ctx)).confirm(`Discard the local ${what}? It was never pushed, and is gone for good`))) {
+        throw new CliError('nothing was discarded', ExitCode.FAILURE);
+      }
     }
-    if (globals.json) await output.stdout.write(`${JSON.stringify({ discarded: changeId, kind: change!.kind, record_id: change!.record_id })}\n`);
-    else await output.stdout.write(`Discarded ${changeId}: the local ${change!.kind} ${change!.record_id} is gone\n`);
-  });
+    const r = await copy.discard(change.id);
+    if (r === 'missing') throw new CliError(`there is no pending change ${JSON.stringify(id)} (see \`chamberctl sync status\`)`, ExitCode.NOT_FOUND);
+    if (r !== 'discarded') {
+      throw new CliError(`change ${change.id} made a chamber that pending changes ${r.dependents.join(', ')} refer to; discard those first`, ExitCode.FAILURE);
+    }
+    if (globals.json) await output.stdout.write(`${JSON.stringify({ discarded: change.id, kind: change.kind, record_id: change.record_id })}\n`);
+    else await output.stdout.write(`Discarded ${change.id}: the local ${what} is gone\n`);
+  }, { mustExist: true });
 }

@@ -158,6 +158,11 @@ export class PgStorage implements DirectoryStore {
     return !row!.used;
   }
 
+  async pendingChanges(): Promise<number> {
+    const [row] = await this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM local_changes`;
+    return row!.n;
+  }
+
   async clientCount(): Promise<number> {
     const [row] = await this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM clients`;
     return row!.n;

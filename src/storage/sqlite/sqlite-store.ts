@@ -79,6 +79,9 @@ export class SqliteStore implements DirectoryStore {
   async isUnused() {
     return this.storage.isUnused();
   }
+  async pendingChanges() {
+    return this.storage.pendingChanges();
+  }
   async seedDemo(opts: { size: 'standard' | 'large'; now: Date; seed?: number }) {
     const { chambers, members, events } = seedDemo(this.storage, opts);
     return { chambers, members, events };

@@ -155,6 +155,10 @@ export class Storage {
     );
   }
 
+  pendingChanges(): number {
+    return this.stmt('SELECT count(*) FROM local_changes').pluck().get() as number;
+  }
+
   clientCount(): number {
     return (this.stmt('SELECT count(*) AS n FROM clients').get() as { n: number }).n;
   }

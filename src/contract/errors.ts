@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { isWellFormed, NOT_WELL_FORMED } from './text.js';
+import { unstorable } from './text.js';
 
 /** Field name (dotted for nested fields) → every message for that field. */
 export type FieldErrors = Record<string, string[]>;
@@ -57,7 +57,7 @@ export function parseQuery<S extends z.ZodMiniObject>(
       continue;
     }
     if (Array.isArray(value)) fields[key] = ['must be given only once'];
-    else if (typeof value === 'string' && !isWellFormed(value)) fields[key] = [NOT_WELL_FORMED];
+    else if (typeof value === 'string' && unstorable(value)) fields[key] = [unstorable(value)!];
     else input[key] = value;
   }
   const r = parseWith(schema, input);

@@ -6,3 +6,12 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export const isWellFormed = (s: string) => !LONE_SURROGATE.test(s);
 
 export const NOT_WELL_FORMED = 'must be well-formed Unicode text (it holds a lone surrogate)';
+
+// U+0000 is well-formed, but PostgreSQL's text types cannot hold it: refused on every
+// backend alike (decisions.md), so that SQLite does not keep what PostgreSQL would refuse.
+export const hasNoNul = (s: string) => !s.includes('\u0000');
+
+export const HOLDS_NUL = 'must not hold U+0000 (NUL)';
+
+/** Why a text cannot be stored as given, or undefined when it can. */
+export const unstorable = (s: string): string | undefined => (!isWellFormed(s) ? NOT_WELL_FORMED : !hasNoNul(s) ? HOLDS_NUL : undefined);

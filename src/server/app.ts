@@ -157,6 +157,10 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     return reply.code(503).type('application/json; charset=utf-8').header('Retry-After', '1').send({ status: 'unavailable', error: 'the database does not answer' });
   });
   methodNotAllowed(app, '/healthz', ['GET']);
+  // Liveness, for an orchestrator that restarts a stuck process: 200 while the process runs,
+  // whatever the database does (that is /healthz's readiness).
+  app.get('/livez', async () => ({ status: 'ok' }));
+  methodNotAllowed(app, '/livez', ['GET']);
 
   for (const version of ['v1', 'v2'] as const satisfies ApiVersion[]) {
     app.get(`/.well-known/oauth-authorization-server/${version}`, async (request) =>

@@ -230,4 +230,20 @@ describe('discovery', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ status: 'ok', database: 'ok' });
   });
+
+  it('serves /livez without auth: 200 while the process runs, even when the database does not answer', async () => {
+    const own = await startTestServer({ seed: 'none' });
+    try {
+      expect((await call(own.baseUrl, 'GET', '/livez')).body).toEqual({ status: 'ok' });
+      await own.server.store.close(); // the database is gone: not ready, still alive
+      expect((await call(own.baseUrl, 'GET', '/healthz')).status).toBe(503);
+      const live = await call(own.baseUrl, 'GET', '/livez');
+      expect(live.status).toBe(200);
+      expect(live.body).toEqual({ status: 'ok' });
+      expect((await call(own.baseUrl, 'POST', '/livez')).status).toBe(405);
+    } finally {
+      await own.server.app.close();
+      await own.close().catch(() => undefined);
+    }
+  });
 });

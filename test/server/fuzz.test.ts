@@ -71,13 +71,15 @@ function hostile(p: Prng): Req {
     const path = 'email' in body ? `/v2/chambers/${pick(chamberIds)}/members` : '/v2/chambers';
     return { method: 'POST', path, headers: { authorization: `Bearer ${v2}`, 'content-type': 'application/json' }, body: JSON.stringify(body) };
   }
-  const chamber = pick([...chamberIds, 'ch_nope', '', '%00', '..%2F..%2Fetc', "' OR 1=1 --", 'x'.repeat(300), '%F0%9F%87%A7']);
+  // U+0000 (%00), which PostgreSQL's text cannot hold, in ids, query values and bodies alike
+  const chamber = pick([...chamberIds, 'ch_nope', '', '%00', 'ch%00x', `${chamberIds[0]}%00`, '..%2F..%2Fetc', "' OR 1=1 --", 'x'.repeat(300), '%F0%9F%87%A7']);
   const version = pick(['v1', 'v2', 'v3', 'V2', '']);
   const path = pick([
     `/${version}/chambers`,
     `/${version}/chambers/${chamber}`,
     `/${version}/chambers/${chamber}/members`,
     `/${version}/chambers/${chamber}/events`,
+    `/${version}/chambers/${chamber}/members/mb%00`,
     `/${version}/auth/token`,
     `/${version}/openapi.json`,
     '/healthz',
@@ -103,6 +105,9 @@ function hostile(p: Prng): Req {
     '?include=members,events,secrets',
     '?filter[nope]=1',
     '?sort=%ED%A0%80',
+    '?sort=name%00',
+    '?page=1%00',
+    '?filter[date_from]=2026-01-01%00',
     '?page[]=1',
     '?filter=1',
   ]);
@@ -117,6 +122,9 @@ function hostile(p: Prng): Req {
     '[]',
     '"string"',
     '{"name":"x\\udfffy","email":"a@b.co","membership_type":"standard"}',
+    '{"name":"nul\\u0000","email":"nul@b.co","membership_type":"standard","phone":"\\u0000"}',
+    '{"name":"Nul HQ","type":"hq","address":{"street":"\\u0000","city":"x\\u0000","country":"BE"}}',
+    JSON.stringify({ grant_type: 'client_credentials', client_id: 'test\u0000client', client_secret: 'x\u0000' }),
     JSON.stringify({ name: 'Fuzz Person', email: `fuzz${p.int(0, 1e9)}@example.org`, membership_type: pick(['standard', 'premium', 'gold']) }),
     JSON.stringify({ name: 'Fuzz Chamber', type: pick(['hq', 'subsidiary', 'branch']), hq_id: pick([null, chamberIds[0], 'ch_nope', 42]), address: { street: '1 St', city: 'Bonn', country: pick(['DE', 'XX', 'de', 7]) } }),
     JSON.stringify({ name: 'Zoë 🇧🇪', email: `unicode${p.int(0, 1e9)}@example.org`, membership_type: 'honorary', phone: '+32 2 555 01 01' }),

@@ -141,6 +141,32 @@ describe('text and dates that cannot be stored as acknowledged', () => {
     expectClean(q, 400);
   });
 
+  // PostgreSQL's text types cannot hold U+0000: refused alike on both backends, never a 500
+  it('U+0000 (NUL) in an id is a 404, in a query value a 400, in a body field a 422; nothing is stored', async () => {
+    const v1 = await getToken(srv.baseUrl, 'v1');
+    for (const path of ['/v2/chambers/%00', `/v2/chambers/a%00b`, `/v2/chambers/%00/members`, `/v2/chambers/%00/events`, `/v2/chambers/${hq}/members/mb%00x`, '/v1/chambers/%00']) {
+      const r = await call(srv.baseUrl, 'GET', path, { token: path.startsWith('/v1') ? v1 : v2 });
+      expectClean(r, 404);
+    }
+    const post = await call(srv.baseUrl, 'POST', '/v2/chambers/%00/members', { token: v2, body: { name: 'a', email: 'nul@example.org', membership_type: 'standard' } });
+    expectClean(post, 404);
+    for (const q of ['sort=name%00', 'filter[status]=active%00', 'page=1%00']) {
+      const r = await call(srv.baseUrl, 'GET', `/v2/chambers?${q}`, { token: v2 });
+      expectClean(r, 400);
+      expect(Object.keys(r.body.fields)).toEqual([q.split('=')[0]]);
+    }
+    const before = await call(srv.baseUrl, 'GET', `/v2/chambers/${hq}/members?per_page=1`, { token: v2 });
+    const m = await call(srv.baseUrl, 'POST', `/v2/chambers/${hq}/members`, { token: v2, body: { name: 'Nul\u0000Name', email: 'nul@example.org', phone: '1\u00002', membership_type: 'standard' } });
+    expectClean(m, 422);
+    expect(Object.keys(m.body.fields).sort()).toEqual(['name', 'phone']);
+    expect(m.body.fields.name[0]).toMatch(/U\+0000/);
+    const c = await call(srv.baseUrl, 'POST', '/v2/chambers', { token: v2, body: { name: 'ok\u0000', type: 'hq', address: { ...address, street: '\u0000' } } });
+    expectClean(c, 422);
+    expect(Object.keys(c.body.fields).sort()).toEqual(['address.street', 'name']);
+    const after = await call(srv.baseUrl, 'GET', `/v2/chambers/${hq}/members?per_page=1`, { token: v2 });
+    expect(after.body.meta.total).toBe(before.body.meta.total);
+  });
+
   it.each([
     ['9999-12-31T23:59:59-23:59', 'filter[date_from]'],
     ['0000-01-01T00:00:00+01:00', 'filter[date_from]'],

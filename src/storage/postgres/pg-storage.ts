@@ -79,6 +79,14 @@ export function redactUrl(url: string): string {
  * Rows are read as columns and turned into JSON here (PostgreSQL's own JSON text would
  * differ from SQLite's in spacing), so both backends send byte-identical answers.
  */
+/**
+ * Whether an id from a request can be looked up: PostgreSQL's text types cannot hold U+0000,
+ * and a query that names it fails. An id holding it is in no table: simply not found, as on
+ * SQLite (decisions.md).
+ */
+const lookable = (id: string) => !id.includes('\u0000');
+const NO_PAGE = { docs: [], total: 0 };
+
 export class PgStorage implements DirectoryStore {
   readonly backend = 'postgres';
   readonly location: string;
@@ -149,6 +157,7 @@ export class PgStorage implements DirectoryStore {
   }
 
   async clientSecretHash(id: string): Promise<string | undefined> {
+    if (!lookable(id)) return undefined;
     const [row] = await this.sql<{ secret_hash: string }[]>`SELECT secret_hash FROM clients WHERE id = ${id}`;
     return row?.secret_hash;
   }
@@ -207,11 +216,13 @@ export class PgStorage implements DirectoryStore {
   }
 
   async getChamber(id: string): Promise<JsonText<Chamber> | undefined> {
+    if (!lookable(id)) return undefined;
     const [row] = await this.lookups.unsafe<Stored<ChamberRow>[]>(`SELECT ${CHAMBER_SELECT} FROM chambers WHERE id = $1`, [id], { prepare: true });
     return row && chamberJson(row);
   }
 
   async chamberType(id: string): Promise<ChamberType | undefined> {
+    if (!lookable(id)) return undefined;
     const [row] = await this.lookups<{ type: ChamberType }[]>`SELECT type FROM chambers WHERE id = ${id}`;
     return row?.type;
   }
@@ -243,6 +254,7 @@ export class PgStorage implements DirectoryStore {
   // ------------------------------------------------------------------ members
 
   async listMembers(chamberId: string, f: MemberFilter): Promise<Page<Member>> {
+    if (!lookable(chamberId)) return NO_PAGE;
     const where = new Where();
     where.add('chamber_id', chamberId);
     if (f.status) where.add('status', f.status);
@@ -266,6 +278,7 @@ export class PgStorage implements DirectoryStore {
     id = newId('mb'),
     idem?: IdempotentWrite,
   ): Promise<Member | 'duplicate' | 'no-chamber'> {
+    if (!lookable(chamberId)) return 'no-chamber';
     const member = newMember(chamberId, input, now, status, id);
     const row = { ...member, email_key: emailKey(input.email) };
     const sql = this.sql;
@@ -287,6 +300,7 @@ export class PgStorage implements DirectoryStore {
   }
 
   async getMember(chamberId: string, memberId: string): Promise<JsonText<Member> | undefined> {
+    if (!lookable(chamberId) || !lookable(memberId)) return undefined;
     const [row] = await this.lookups.unsafe<Stored<Member>[]>(`SELECT ${MEMBER_SELECT} FROM members WHERE id = $1 AND chamber_id = $2`, [memberId, chamberId], {
       prepare: true,
     });
@@ -301,6 +315,7 @@ export class PgStorage implements DirectoryStore {
 
   /** As the SQLite storage: statuses judged at `f.now` (index events_by_live_start). */
   async listEvents(chamberId: string, f: EventFilter): Promise<Page<Event>> {
+    if (!lookable(chamberId)) return NO_PAGE;
     // The exception to GENERIC_PLANS: a generic plan of a time window sorts the chamber's
     // events, where a plan made for the chamber reads them in order from events_by_start.
     return this.sql.begin(async (tx) => {

@@ -46,7 +46,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 8080)
     .option('--db <path>', 'SQLite database file, :memory: for a throwaway one, or postgres://… for a shared one (default: in the user data directory)')
-    .option('--pool-size <n>', 'connections to PostgreSQL per instance for lists and writes (default 10; plus one for lookups)', parsePoolSize)
+    .option('--pool-size <n>', 'connections to PostgreSQL per instance, every one it opens (default 10)', parsePoolSize)
     .option('--cache-size <MiB>', "SQLite's page cache and memory map, each at most this size (default: 64 MiB cache, 1 GiB map)", parseCacheSize)
     .option('--public-url <url>', 'the URL clients use (e.g. behind a load balancer), named in the OAuth metadata and OpenAPI documents', parsePublicUrl)
     .addOption(new Option('--seed <kind>', 'what a new database starts with: demo (data), none, or the path of a snapshot file').argParser(parseSeed).default('demo'))

@@ -119,7 +119,10 @@ export class PgStorage implements DirectoryStore {
       transform: { undefined: null },
       ...(opts.onQuery ? { debug: (_connection: number, text: string, params: unknown[]) => opts.onQuery!(text, params) } : {}),
     } as const;
-    const sql = postgres(url, { ...options, max: opts.poolSize ?? 10, connection: GENERIC_PLANS });
+    // --pool-size bounds every connection the instance opens (decisions.md): the lookups'
+    // own connection is one of them, when there are two or more; with one, lookups share it.
+    const size = opts.poolSize ?? 10;
+    const sql = postgres(url, { ...options, max: size > 1 ? size - 1 : 1, connection: GENERIC_PLANS });
     try {
       await migratePostgres(sql);
     } catch (err) {
@@ -127,7 +130,7 @@ export class PgStorage implements DirectoryStore {
       throw err;
     }
     // postgres.js connects on the first query, so the lookup connection opens when needed
-    return new PgStorage(sql, postgres(url, { ...options, max: 1 }), url);
+    return new PgStorage(sql, size > 1 ? postgres(url, { ...options, max: 1 }) : sql, url);
   }
 
   /** The demo data, once, even when several instances start together on a new database. */
@@ -136,7 +139,7 @@ export class PgStorage implements DirectoryStore {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.sql.end({ timeout: 5 }), this.lookups.end({ timeout: 5 })]);
+    await Promise.all([this.sql.end({ timeout: 5 }), this.lookups !== this.sql && this.lookups.end({ timeout: 5 })]);
   }
 
   /** Whether the database answers (GET /healthz). */

@@ -4,9 +4,13 @@
 //   node bin/chamberctl.js --version           target <= 1.15x
 //   node bin/chamberctl.js chambers list       target <= 1.6x: a real request to a local
 //                                              server with a cached token, output piped (TSV)
-// and two floors of that command, measured alongside (not targets; bench/floor/):
-//   the same GET with node:http alone         what any HTTP command on Node 20 pays
+// and two floors of that command, measured alongside (bench/floor/):
+//   the same GET with node:http alone         what any HTTP command pays, however written
 //   the same GET through the CLI's undici     what undici costs, loaded as the CLI loads it
+// A second target for `chambers list`: at most 1.25x the undici floor of the same run (what
+// the command itself adds to the request it makes), printed as a PASS or MISS line.
+// It measures the runtime it runs on (process.execPath), named in the first line; for
+// another one: scripts/runtimes.sh run 24.21.0 npm run bench:startup.
 // Each command runs WARMUP times, then RUNS times, interleaved so that noise spreads evenly.
 // Options: --runs N (default 20), --warmup N (default 3), --strict (exit 1 when a target is
 // missed), --clean-env (run with only PATH and HOME instead of this shell's environment;
@@ -102,6 +106,7 @@ for (let i = 0; i < RUNS; i++) cases.forEach((c, j) => times[j]!.push(runOnce(c.
 
 const floor = median(times[0]!);
 let missed = 0;
+console.log(`runtime: node ${process.version} (${process.execPath})`);
 console.log(
   `start-up, median of ${RUNS} runs after ${WARMUP} warm-ups (node ${process.version}, ${CLEAN_ENV ? 'clean' : 'inherited'} environment)`,
 );
@@ -115,6 +120,15 @@ cases.forEach((c, j) => {
 console.log(
   '  (floors: the request of `chambers list` alone, with node:http and nothing else, and through the\n' +
     "   CLI's undici code loaded as the CLI loads it; a command can be no quicker than its floor)",
+);
+// The command against its undici floor: what the CLI adds to the request it makes.
+const UNDICI_FLOOR_TARGET = 1.25;
+const medianOf = (name: string) => median(times[cases.findIndex((c) => c.name === name)]!);
+const overUndici = medianOf('chamberctl chambers list') / medianOf('floor: GET, undici');
+const pass = overUndici <= UNDICI_FLOOR_TARGET;
+if (!pass) missed++;
+console.log(
+  `  ${pass ? 'PASS' : 'MISS'}: chambers list ${overUndici.toFixed(2)}x the undici floor of this run (target <= ${UNDICI_FLOOR_TARGET}x; node ${process.version})`,
 );
 if (STRICT && missed) process.exitCode = 1;
 for (const c of children) c.kill('SIGTERM');

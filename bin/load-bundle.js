@@ -1,10 +1,19 @@
 'use strict';
 // Loads the bundled CLI (dist/cli.cjs and the dist/chunks/*.cjs it requires, all CommonJS;
 // see scripts/build.mjs) with V8's code cache, so that a command does not compile the same
-// megabytes of JavaScript on every run. Node 20 has no module.enableCompileCache; this is
-// what v8-compile-cache does, with public APIs only: each file is compiled by vm.Script with
-// the cachedData saved by an earlier run, and the files loaded without usable cache data
-// have theirs written when the process exits.
+// megabytes of JavaScript on every run. This is what v8-compile-cache does, with public APIs
+// only: each file is compiled by vm.Script with the cachedData saved by an earlier run, and
+// the files loaded without usable cache data have theirs written when the process exits.
+// Measured gain on a cached-token `chambers list` against no cache at all (20 runs each,
+// 2026-11-26; docs/performance.md, "Start-up on Node 22, 24 and 26"): 22-28 ms on Node 20,
+// 36-52 ms on 22, 15-34 ms on 24, 30 ms on 26.
+//
+// Node 22.8 and later have a cache of their own (module.enableCompileCache), and it is not
+// used: tried on 22.23, 24.21 and 26.10 (plain require() with the cache in this same user
+// cache directory, hit on every run), `chambers list` took 6-46 ms longer than with this
+// loader, `--help` 3-10 ms longer. Node writes its cache right after compiling each file, so
+// it holds only the code compiled up front (212 KB for `chambers list` on 24.21, 954 KB here,
+// written at exit): every function compiled later in the run is compiled again on every run.
 //
 // The cache lives in the user cache directory (CHAMBERCTL_CACHE_DIR overrides it;
 // CHAMBERCTL_NO_CODE_CACHE=1 turns it off), in a folder per build of the bundle, so data
@@ -41,14 +50,22 @@ function commandOf(args) {
 }
 
 /**
- * undici parses HTTP with llhttp compiled to WebAssembly, and V8 optimises that code on
- * background threads that node waits for at exit: 80-100 ms on every short command. The
- * baseline compiler (Liftoff) is plenty for a CLI's answers, so an HTTP command turns the
- * optimising tier off. Changing a V8 flag makes node's own compiled built-ins unusable for
- * the modules loaded afterwards, so the built-ins such a command needs are loaded first; and
- * V8 accepts code cache data only under the flags it was made with, so each setting has
- * cache data of its own.
+ * Node 20 only. undici parses HTTP with llhttp compiled to WebAssembly, and Node 20's V8
+ * optimises that code on background threads that node waits for at exit. The baseline
+ * compiler (Liftoff) is plenty for a CLI's answers, so an HTTP command turns the optimising
+ * tier off: measured on Node 20.20 (20 runs, 2026-11-26), `chambers list` 146 ms instead of
+ * 225 ms (inherited environment) and 107 instead of 185 ms (clean), its undici floor 121
+ * instead of 213 ms and 76 instead of 156 ms. Changing a V8 flag makes node's own compiled
+ * built-ins unusable for the modules loaded afterwards, so the built-ins such a command
+ * needs are loaded first; and V8 accepts code cache data only under the flags it was made
+ * with, so each setting has cache data of its own.
+ *
+ * On Node 22, 24 and 26 node does not wait for that optimisation, and the flag only costs:
+ * without it `chambers list` took 15-17 ms less on 22.23, 12-26 ms less on 24.21 and 9-17 ms
+ * less on 26.10 (same runs), so the flag is set on Node 20 alone.
  */
+const LIFTOFF_FOR_HTTP = Number(process.versions.node.split('.')[0]) < 22;
+
 function prepareForHttp() {
   for (const m of ['net', 'tls', 'http', 'http2', 'crypto', 'dns', 'stream', 'diagnostics_channel', 'perf_hooks', 'timers/promises', 'worker_threads', 'util/types']) {
     require(`node:${m}`);
@@ -151,7 +168,8 @@ function pruneOldBuilds(cache) {
  */
 function run(entry, args, env = process.env) {
   const distDir = path.dirname(entry);
-  const variant = HTTP_COMMANDS.has(commandOf(args)) ? 'http' : 'plain';
+  // the V8 flag setting of this run, which names its cache folder
+  const variant = LIFTOFF_FOR_HTTP && HTTP_COMMANDS.has(commandOf(args)) ? 'http' : 'plain';
   if (variant === 'http') prepareForHttp();
   const cache = cacheFolder(distDir, variant, env);
   const loadLog = env.CHAMBERCTL_DEBUG_LOADS;
@@ -213,4 +231,4 @@ function run(entry, args, env = process.env) {
   }
 }
 
-module.exports = { run, commandOf, readCacheData };
+module.exports = { run, commandOf, readCacheData, LIFTOFF_FOR_HTTP };

@@ -1,7 +1,7 @@
 // A floor of bench:startup: the request `chamberctl chambers list` makes, through the CLI's
-// own dispatcher code (src/client/dispatcher.ts: undici's Pool, node's Headers hidden while
-// undici loads), loaded as the CLI is, by bin/load-bundle.js with V8's code cache and
-// undici's start-up settings. No commander, config file, contract or rendering: what a
+// own dispatcher code (src/client/dispatcher.ts: undici's Pool, in the bundle's copy of
+// undici that leaves node's Headers alone), loaded as the CLI is, by bin/load-bundle.js with
+// V8's code cache and undici's start-up settings. No commander, config file, contract or rendering: what a
 // command pays for undici before it does anything of its own.
 import { directPool } from '../../src/client/dispatcher.js';
 

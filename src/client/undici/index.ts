@@ -1,6 +1,4 @@
-// undici's public entry point, for the client. Modules are evaluated in the order they are
-// imported, so node's global Headers is hidden exactly while undici's modules load; see
-// hide-web-headers.ts for why.
-import './hide-web-headers.js';
+// undici's public entry point, for the client. (The bundle's copy of undici's cookie helpers
+// does not read node's global Headers, which would load node's own bundled undici: see
+// undiciCookiesWithoutNodeHeaders in scripts/build.mjs.)
 export { EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
-import './restore-web-headers.js';

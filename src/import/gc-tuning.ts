@@ -10,7 +10,7 @@ import { setFlagsFromString } from 'node:v8';
  * they take effect when set here; the heap's size limits themselves are fixed at start-up.
  *
  * Call it after the modules the import needs are loaded: once a V8 flag changes, node's
- * cached compiled built-ins no longer apply (see baselineWasmOnly in src/client/create-http.ts).
+ * cached compiled built-ins no longer apply (see prepareForHttp in bin/load-bundle.js).
  */
 export function tuneGcForImport(): void {
   setFlagsFromString('--semi-space-growth-factor=1'); // keep the young generation at its initial size

@@ -26,6 +26,7 @@ export interface DirectoryApi {
   getChamber(version: ApiVersion, id: string, query: WireQuery): Promise<Chamber>;
   createChamber(body: ChamberCreateBody): Promise<Chamber>; // v2 only
   listMembers(version: ApiVersion, chamberId: string, query: WireQuery): Promise<ListPage<Member>>;
+  getMember(chamberId: string, memberId: string): Promise<Member>; // v2 only, serve's route (cli.md)
   addMember(chamberId: string, body: MemberCreateBody): Promise<Member>; // v2 only
   listEvents(chamberId: string, query: WireQuery): Promise<ListPage<Event>>; // v2 only
 }

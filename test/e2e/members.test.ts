@@ -124,3 +124,45 @@ describe('members add', () => {
     expect(r.exitCode).toBe(4);
   });
 });
+
+describe('members get', () => {
+  it('shows one member (v2), as the list has it; TSV field lines when piped', async () => {
+    const [m] = await cli.json<Member[]>(['members', 'list', chamber.id, '--per-page', '1']);
+    const lines = await log.during(async () => expect(await cli.json<Member>(['members', 'get', chamber.id, m!.id])).toEqual(m));
+    expect(versionsOf(lines, /\/members\//)).toEqual(['v2']);
+    const piped = await cli.run(['members', 'get', chamber.id, m!.id]);
+    expect(piped.stdout.split('\n')).toContain(`email\t${m!.email}`);
+  });
+
+  it('an unknown member is exit 4 naming it', async () => {
+    const r = await cli.run(['members', 'get', chamber.id, 'mb_nope']);
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toContain('"mb_nope"');
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('what the interface cannot do', () => {
+  it.each([
+    [['members', 'delete', 'ch_x', 'mb_y'], /no delete for members .*nothing was done; .*chamberctl members get CHAMBER_ID MEMBER_ID/],
+    [['members', 'update', 'ch_x', 'mb_y', '--name', 'Z'], /no update for members .*nothing was done/],
+    [['chambers', 'delete', 'ch_x'], /no delete for chambers .*nothing was done; .*chamberctl chambers get ID/],
+    [['chambers', 'update', 'ch_x'], /no update for chambers/],
+    [['events', 'create', 'ch_x'], /no way to create events/],
+  ])('%j says so in one line (exit 2) and sends nothing', async (args, message) => {
+    const lines = await log.during(async () => {
+      const r = await cli.run(args);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.stdout).toBe('');
+    });
+    expect(lines).toEqual([]);
+  });
+
+  it('the hidden verbs stay out of --help', async () => {
+    const help = await cli.run(['members', '--help']);
+    expect(help.stdout).toMatch(/\n {2}get <chamber-id> <member-id>/);
+    expect(help.stdout).not.toMatch(/\n {2}(delete|update)\b/);
+  });
+});

@@ -143,6 +143,12 @@ export function fakeSession(
       calls.push({ method: 'listMembers', version, args: [chamberId, query] });
       return pageOf(data.members ?? [], query);
     },
+    async getMember(chamberId, memberId) {
+      calls.push({ method: 'getMember', version: 'v2', args: [chamberId, memberId] });
+      const found = (data.members ?? []).find((m) => m.id === memberId && m.chamber_id === chamberId);
+      if (!found) throw new Error(`no member ${memberId}`);
+      return found;
+    },
     async addMember(chamberId, body) {
       calls.push({ method: 'addMember', version: 'v2', args: [chamberId, body] });
       return member(999, { name: body.name, email: body.email });

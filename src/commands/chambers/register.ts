@@ -3,6 +3,7 @@ import type { CliContext } from '../../core/context.js';
 import { CHOICES } from '../shared/choices.js';
 import { examples } from '../shared/help-text.js';
 import { addPaging, globalsOf } from '../shared/list-options.js';
+import { CHANGE_VERBS, refuseVerbs } from '../shared/not-in-interface.js';
 
 /** chambers list|get|create. */
 export function registerChambersCommands(program: Command, ctx: CliContext): void {
@@ -74,4 +75,11 @@ export function registerChambersCommands(program: Command, ctx: CliContext): voi
       const { runChambersCreate } = await import('./create.js');
       await runChambersCreate(opts, globalsOf(cmd), ctx);
     });
+
+  refuseVerbs(
+    chambers,
+    'chambers',
+    CHANGE_VERBS,
+    'to change or close a chamber, ask the directory\'s operator; `chamberctl chambers get ID` shows one',
+  );
 }

@@ -3,6 +3,7 @@ import type { CliContext } from '../../core/context.js';
 import { CHOICES } from '../shared/choices.js';
 import { examples } from '../shared/help-text.js';
 import { addPaging, globalsOf } from '../shared/list-options.js';
+import { CHANGE_VERBS, refuseVerbs } from '../shared/not-in-interface.js';
 
 /** events list. */
 export function registerEventsCommands(program: Command, ctx: CliContext): void {
@@ -32,4 +33,11 @@ export function registerEventsCommands(program: Command, ctx: CliContext): void 
       const { runEventsList } = await import('./list.js');
       await runEventsList(chamberId, opts, globalsOf(cmd), ctx);
     });
+
+  refuseVerbs(
+    events,
+    'events',
+    ['create', 'add', ...CHANGE_VERBS],
+    "events are read-only through it (the directory's operator manages them); `chamberctl events list CHAMBER_ID` shows them",
+  );
 }

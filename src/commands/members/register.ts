@@ -3,6 +3,7 @@ import type { CliContext } from '../../core/context.js';
 import { CHOICES } from '../shared/choices.js';
 import { examples } from '../shared/help-text.js';
 import { addPaging, globalsOf } from '../shared/list-options.js';
+import { CHANGE_VERBS, refuseVerbs } from '../shared/not-in-interface.js';
 
 const IMPORT_EXAMPLES = `
 Examples:
@@ -19,11 +20,11 @@ Exit status: 0 when every row was created or skipped, 1 when a row was invalid, 
 or failed, 5 when the header is unusable, 130 after Ctrl-C.
 `;
 
-/** members list|add|import. */
+/** members list|get|add|import (and what the interface cannot do: update, delete). */
 export function registerMembersCommands(program: Command, ctx: CliContext): void {
   const members = program
     .command('members')
-    .description('List, add and import the members of a chamber')
+    .description('List, show, add and import the members of a chamber')
     .addHelpText(
       'after',
       examples(['chamberctl members list ch_ms2fLiZry7iy3IuE --status active', 'chamberctl members import ch_ms2fLiZry7iy3IuE members.csv']),
@@ -48,6 +49,20 @@ export function registerMembersCommands(program: Command, ctx: CliContext): void
     .action(async (chamberId: string, opts, cmd: Command) => {
       const { runMembersList } = await import('./list.js');
       await runMembersList(chamberId, opts, globalsOf(cmd), ctx);
+    });
+
+  members
+    .command('get')
+    .description('Show one member of a chamber (v2; the embedded server has it, another server may not)')
+    .argument('<chamber-id>', 'chamber id')
+    .argument('<member-id>', 'member id')
+    .addHelpText(
+      'after',
+      examples(['chamberctl members get ch_8f3k2a mb_3kd9s0', 'chamberctl members get ch_8f3k2a mb_3kd9s0 --json | jq -r .email']),
+    )
+    .action(async (chamberId: string, memberId: string, _opts, cmd: Command) => {
+      const { runMembersGet } = await import('./get.js');
+      await runMembersGet(chamberId, memberId, globalsOf(cmd), ctx);
     });
 
   members
@@ -85,4 +100,11 @@ export function registerMembersCommands(program: Command, ctx: CliContext): void
       const { runMembersImport } = await import('./import.js');
       await runMembersImport(chamberId, file, opts, globalsOf(cmd), ctx);
     });
+
+  refuseVerbs(
+    members,
+    'members',
+    CHANGE_VERBS,
+    'to change or remove a member, ask the directory\'s operator; `chamberctl members get CHAMBER_ID MEMBER_ID` shows one',
+  );
 }

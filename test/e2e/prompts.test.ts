@@ -63,7 +63,7 @@ describe('prompts for missing options', () => {
     try {
       const r = await runOnPty(['members', 'add', 'ch_ms2fLiZry7iy3IuE', '--name', 'X'], { configDir: cfg, steps: [] });
       expect(r.exitCode).toBe(2);
-      expect(r.output).toContain("error: required option '--email <email>' not specified");
+      expect(r.output).toContain("error: required options '--email <email>' and '--membership-type <type>' not specified");
     } finally {
       await runCli(['config', 'set', 'prompt', 'enabled'], { configDir: cfg });
     }
@@ -72,9 +72,29 @@ describe('prompts for missing options', () => {
   it('without a terminal a missing option is the usage error, at once', async () => {
     const r = await runCli(['members', 'add', 'ch_ms2fLiZry7iy3IuE', '--name', 'X'], { configDir: cfg });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toBe("error: required option '--email <email>' not specified\n");
+    expect(r.stderr).toBe("error: required options '--email <email>' and '--membership-type <type>' not specified\n");
     const c = await runCli(['chambers', 'create', '--name', 'X', '--type', 'hq'], { configDir: cfg });
     expect(c.exitCode).toBe(2);
-    expect(c.stderr).toBe("error: required option '--street <street>' not specified\n");
+    expect(c.stderr).toBe("error: required options '--street <street>', '--city <city>' and '--country <cc>' not specified\n");
+  });
+
+  it('without a terminal, one run names every missing option and what is wrong with the ones given', async () => {
+    const r = await runCli(['chambers', 'create', '--type', 'subsidiary', '--country', 'XX'], { configDir: cfg });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(
+      "error: required options '--name <name>', '--street <street>' and '--city <city>' not specified\n" +
+        '  also:\n    address.country (--country): must be an ISO 3166-1 alpha-2 country code, e.g. DE\n',
+    );
+  });
+
+  it('on a terminal, a bad option given is refused before any prompt (exit 5), not after the answers', async () => {
+    const c = await runOnPty(['chambers', 'create', '--type', 'subsidiary', '--country', 'XX'], { configDir: cfg, steps: [] });
+    expect(c.exitCode, c.output).toBe(5);
+    expect(c.output).not.toMatch(/Name|HQ of the subsidiary/);
+    expect(c.output).toContain('address.country (--country): must be an ISO 3166-1 alpha-2 country code');
+    const m = await runOnPty(['members', 'add', 'ch_ms2fLiZry7iy3IuE', '--email', 'nope'], { configDir: cfg, steps: [] });
+    expect(m.exitCode, m.output).toBe(5);
+    expect(m.output).not.toMatch(/Name/);
+    expect(m.output).toContain('email (--email): must be a valid e-mail address');
   });
 });

@@ -1,4 +1,5 @@
 import type { CliContext, GlobalOptions } from '../../core/context.js';
+import { CliError, ExitCode } from '../../core/exit-codes.js';
 import { sessionVersion } from '../../client/version.js';
 import type { ChamberCreateBody, Session } from '../../client/types.js';
 import { ChamberCreate, CountryCode } from '../../contract/index.js';
@@ -7,7 +8,7 @@ import { printChamber } from '../../output/record.js';
 import { canPrompt, checkMissing, checkWith, type Asker } from '../shared/ask.js';
 import { CHOICES } from '../shared/choices.js';
 import { promptsEnabled } from '../../config/defaults.js';
-import { checkPayload, withSession } from '../shared/options.js';
+import { checkGiven, checkPayload, withSession } from '../shared/options.js';
 
 /** As commander hands them over: the required ones may be missing (then asked for, on a terminal). */
 export interface ChambersCreateOptions {
@@ -37,24 +38,35 @@ const FLAG_OF: Record<string, string> = {
   'address.country': '--country',
 };
 
+/** Which option key sets each field, to tell the options given from those still to ask for. */
+const OPTION_OF: Record<string, string> = {
+  name: 'name',
+  type: 'type',
+  hq_id: 'hqId',
+  'address.street': 'street',
+  'address.city': 'city',
+  'address.postal_code': 'postalCode',
+  'address.country': 'country',
+};
+
+/** The request body, as far as the options go. */
+function bodyOf(opts: ChambersCreateOptions): unknown {
+  return {
+    name: opts.name,
+    type: opts.type,
+    ...(opts.hqId === undefined ? {} : { hq_id: opts.hqId }),
+    address: {
+      street: opts.street,
+      city: opts.city,
+      ...(opts.postalCode === undefined ? {} : { postal_code: opts.postalCode }),
+      country: opts.country,
+    },
+  };
+}
+
 /** Builds the body and checks it with the contract: a bad value is exit 5 and nothing is sent. */
 export function parseChambersCreate(opts: ChambersCreateOptions, globals: Pick<GlobalOptions, 'apiVersion'>): ChambersCreateRequest {
-  const body = checkPayload(
-    ChamberCreate,
-    {
-      name: opts.name,
-      type: opts.type,
-      ...(opts.hqId === undefined ? {} : { hq_id: opts.hqId }),
-      address: {
-        street: opts.street,
-        city: opts.city,
-        ...(opts.postalCode === undefined ? {} : { postal_code: opts.postalCode }),
-        country: opts.country,
-      },
-    },
-    'the chamber',
-    FLAG_OF,
-  );
+  const body = checkPayload(ChamberCreate, bodyOf(opts), 'the chamber', FLAG_OF);
   return { body, apiVersionFlag: globals.apiVersion };
 }
 
@@ -69,8 +81,11 @@ export async function chambersCreate(req: ChambersCreateRequest, session: Sessio
 const REQUIRED = { name: '--name <name>', type: '--type <type>', street: '--street <street>', city: '--city <city>', country: '--country <cc>' };
 
 export async function runChambersCreate(opts: ChambersCreateOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
-  const missing = checkMissing(opts, REQUIRED, ctx, globals);
+  // every option given is checked before anyone is asked for the others (exit 5 at once)
+  const problems = checkGiven(ChamberCreate, bodyOf(opts), opts, OPTION_OF, FLAG_OF);
+  const missing = checkMissing(opts, REQUIRED, ctx, globals, problems);
   const ask = missing.length > 0 || (opts.type === 'subsidiary' && opts.hqId === undefined && canPrompt(ctx) && promptsEnabled(globals, ctx));
+  if (ask && problems.length) throw new CliError('the chamber is not valid; nothing was sent', ExitCode.REJECTED, problems);
   // everything given: checked before anything is opened, as always
   const req = ask ? undefined : parseChambersCreate(opts, globals);
   const output = await createOutput(globals, ctx);

@@ -1,5 +1,5 @@
 import type { CliContext, GlobalOptions } from '../../core/context.js';
-import { usageError } from '../../core/exit-codes.js';
+import { CliError, ExitCode, usageError } from '../../core/exit-codes.js';
 import { sessionVersion } from '../../client/version.js';
 import type { MemberCreateBody, Session } from '../../client/types.js';
 import { Email, MemberCreate, Phone } from '../../contract/index.js';
@@ -7,7 +7,7 @@ import { createOutput, type Output } from '../../output/output.js';
 import { printMember } from '../../output/record.js';
 import { checkMissing, checkWith, type Asker } from '../shared/ask.js';
 import { CHOICES } from '../shared/choices.js';
-import { checkPayload, withSession } from '../shared/options.js';
+import { checkGiven, checkPayload, withSession } from '../shared/options.js';
 
 export interface MembersAddOptions {
   name: string;
@@ -29,6 +29,18 @@ const FLAG_OF: Record<string, string> = {
   membership_type: '--membership-type',
 };
 
+const OPTION_OF: Record<string, string> = { name: 'name', email: 'email', phone: 'phone', membership_type: 'membershipType' };
+
+/** The request body, as far as the options go. */
+function bodyOf(opts: MembersAddOptions): unknown {
+  return {
+    name: opts.name,
+    email: opts.email,
+    ...(opts.phone === undefined ? {} : { phone: opts.phone }),
+    membership_type: opts.membershipType,
+  };
+}
+
 /** Builds the body and checks it with the contract (a bad e-mail is exit 5, nothing sent). */
 export function parseMembersAdd(
   chamberId: string,
@@ -36,17 +48,7 @@ export function parseMembersAdd(
   globals: Pick<GlobalOptions, 'apiVersion'>,
 ): MembersAddRequest {
   if (!chamberId.trim()) throw usageError('CHAMBER_ID must not be empty');
-  const body = checkPayload(
-    MemberCreate,
-    {
-      name: opts.name,
-      email: opts.email,
-      ...(opts.phone === undefined ? {} : { phone: opts.phone }),
-      membership_type: opts.membershipType,
-    },
-    'the member',
-    FLAG_OF,
-  );
+  const body = checkPayload(MemberCreate, bodyOf(opts), 'the member', FLAG_OF);
   return { chamberId, body, apiVersionFlag: globals.apiVersion };
 }
 
@@ -61,10 +63,13 @@ export async function membersAdd(req: MembersAddRequest, session: Session, outpu
 const REQUIRED = { name: '--name <name>', email: '--email <email>', membershipType: '--membership-type <type>' };
 
 export async function runMembersAdd(chamberId: string, opts: MembersAddOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
-  const missing = checkMissing(opts, REQUIRED, ctx, globals);
+  if (!chamberId.trim()) throw usageError('CHAMBER_ID must not be empty');
+  // every option given is checked before anyone is asked for the others (exit 5 at once)
+  const problems = checkGiven(MemberCreate, bodyOf(opts), opts, OPTION_OF, FLAG_OF);
+  const missing = checkMissing(opts, REQUIRED, ctx, globals, problems);
   let filled = opts;
   if (missing.length) {
-    if (!chamberId.trim()) throw usageError('CHAMBER_ID must not be empty');
+    if (problems.length) throw new CliError('the member is not valid; nothing was sent', ExitCode.REJECTED, problems);
     const { openAsker } = await import('../shared/ask.js');
     filled = await askMember(opts, missing, await openAsker(ctx));
   }

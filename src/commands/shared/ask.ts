@@ -1,5 +1,5 @@
 import type { CliContext, GlobalOptions } from '../../core/context.js';
-import { CliError, ExitCode, usageError } from '../../core/exit-codes.js';
+import { CliError, ExitCode } from '../../core/exit-codes.js';
 import { promptsEnabled } from '../../config/defaults.js';
 
 // Prompts for the required options a person left out, on a terminal only (as gh does):
@@ -33,16 +33,31 @@ export const checkWith =
     return r.success || (r.error?.issues[0]?.message ?? 'not valid');
   };
 
-/** The usage error of a required option, worded as commander words it. */
-export const missingOption = (flags: string) => usageError(`required option '${flags}' not specified`);
+/**
+ * The usage error of the required options that are missing, every one of them at once,
+ * worded as commander words one (`required option '--email <email>' not specified`);
+ * `details` adds what else is wrong with the options given, so one run tells it all.
+ */
+export function missingOptions(flags: string[], details: string[] = []): CliError {
+  const quoted = flags.map((f) => `'${f}'`);
+  const list = quoted.length === 1 ? `option ${quoted[0]}` : `options ${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
+  return new CliError(`required ${list} not specified`, ExitCode.USAGE, details.length ? ['also:', ...details.map((d) => `  ${d}`)] : []);
+}
 
 /**
- * The first of `required` (option key → its flags) that `opts` lacks, as a usage error when
- * no one can be asked; undefined when nothing is missing.
+ * The keys of `required` (option key → its flags) that `opts` lacks. When no one can be
+ * asked (no terminal, or `prompt disabled`), a usage error naming all of them, with the
+ * `problems` of the options given (as `checkGiven` finds them).
  */
-export function checkMissing(opts: object, required: Record<string, string>, ctx: CliContext, globals: GlobalOptions): string[] {
+export function checkMissing(
+  opts: object,
+  required: Record<string, string>,
+  ctx: CliContext,
+  globals: GlobalOptions,
+  problems: string[] = [],
+): string[] {
   const missing = Object.keys(required).filter((k) => (opts as Record<string, unknown>)[k] === undefined);
-  if (missing.length && !(canPrompt(ctx) && promptsEnabled(globals, ctx))) throw missingOption(required[missing[0]!]!);
+  if (missing.length && !(canPrompt(ctx) && promptsEnabled(globals, ctx))) throw missingOptions(missing.map((k) => required[k]!), problems);
   return missing;
 }
 

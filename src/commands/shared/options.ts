@@ -66,6 +66,27 @@ export function checkPayload<S extends z.ZodMiniType>(
 }
 
 /**
+ * What is wrong with the options that were given, before anyone is asked for the missing
+ * ones: the body as far as it goes is checked with the contract, and only the messages
+ * about fields whose option was given are kept (`field (--flag): message` lines, as
+ * `checkPayload` writes them). `optionOf` maps an API field to its option key.
+ */
+export function checkGiven<S extends z.ZodMiniType>(
+  schema: S,
+  body: unknown,
+  opts: object,
+  optionOf: Record<string, string>,
+  flagOf: Record<string, string>,
+): string[] {
+  const r = parseWith(schema, body);
+  if (r.ok) return [];
+  const given = (field: string) => optionOf[field] !== undefined && (opts as Record<string, unknown>)[optionOf[field]!] !== undefined;
+  return Object.entries(r.fields)
+    .filter(([field]) => given(field))
+    .flatMap(([field, messages]) => messages.map((m) => (flagOf[field] ? `${field} (${flagOf[field]}): ${m}` : `${field}: ${m}`)));
+}
+
+/**
  * Opens the profile's session (src/client/session.ts) for `work` and always closes it.
  * The client code is imported here, lazily, so `--help` never loads it.
  */

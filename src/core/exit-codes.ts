@@ -6,6 +6,8 @@ export const ExitCode = {
   AUTH: 3,
   NOT_FOUND: 4,
   REJECTED: 5,
+  /** Ctrl-C (SIGINT), as a shell reports it: 128 + 2; also Ctrl-C at a prompt. */
+  INTERRUPTED: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

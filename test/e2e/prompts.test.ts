@@ -58,6 +58,29 @@ describe('prompts for missing options', () => {
     expect(chamber.hq_id).toMatch(/^ch_/);
   });
 
+  it('Ctrl-C at a prompt exits 130, as Ctrl-C elsewhere does, and sends nothing', async () => {
+    const before = await runCli(['members', 'list', 'ch_ms2fLiZry7iy3IuE', '--all', '--json'], { configDir: cfg });
+    const r = await runOnPty(['members', 'add', 'ch_ms2fLiZry7iy3IuE', '--name', 'Cancelled Carl'], {
+      configDir: cfg,
+      steps: [{ when: /E-mail/, send: '\u0003' }],
+    });
+    expect(r.unanswered).toBe(0);
+    expect(r.exitCode, r.output).toBe(130);
+    expect(r.output).toContain('error: cancelled; nothing was sent');
+    const after = await runCli(['members', 'list', 'ch_ms2fLiZry7iy3IuE', '--all', '--json'], { configDir: cfg });
+    expect(JSON.parse(after.stdout)).toHaveLength(JSON.parse(before.stdout).length);
+  });
+
+  it('Ctrl-C at the login prompt exits 130 too, and saves nothing', async () => {
+    const r = await runOnPty(['login', '--profile', 'cancelled', '--base-url', server.baseUrl, '--client-id', 'x'], {
+      configDir: cfg,
+      steps: [{ when: /secret/i, send: '\u0003' }],
+    });
+    expect(r.exitCode, r.output).toBe(130);
+    expect(r.output).toContain('error: login cancelled; nothing was saved');
+    expect((await runCli(['profiles', 'list'], { configDir: cfg })).stdout).not.toContain('cancelled');
+  });
+
   it('on a terminal too, `config set prompt disabled` turns the prompts off', async () => {
     expect((await runCli(['config', 'set', 'prompt', 'disabled'], { configDir: cfg })).exitCode).toBe(0);
     try {

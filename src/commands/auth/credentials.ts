@@ -98,7 +98,7 @@ async function prompt(
         : await prompts.input({ message, required: true, ...(fallback ? { default: fallback } : {}), ...theme }, io);
     return answer.trim();
   } catch (err) {
-    if (err instanceof Error && err.name === 'ExitPromptError') throw new CliError('login cancelled', ExitCode.FAILURE);
+    if (err instanceof Error && err.name === 'ExitPromptError') throw new CliError('login cancelled; nothing was saved', ExitCode.INTERRUPTED);
     throw err;
   }
 }

@@ -65,7 +65,8 @@ export async function openAsker(ctx: CliContext): Promise<Asker> {
   const prompts = await import('@inquirer/prompts');
   const io = { input: ctx.stdin, output: ctx.stderr };
   const cancelled = (err: unknown): never => {
-    if (err instanceof Error && err.name === 'ExitPromptError') throw new CliError('cancelled; nothing was sent', ExitCode.FAILURE);
+    // Ctrl-C at a prompt is Ctrl-C as anywhere else: 130, as a shell reports SIGINT
+    if (err instanceof Error && err.name === 'ExitPromptError') throw new CliError('cancelled; nothing was sent', ExitCode.INTERRUPTED);
     throw err;
   };
   return {

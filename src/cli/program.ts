@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { restyleCommanderError } from './commander-messages.js';
+import { HELP_TOPICS, helpRequest, topicsHelp } from './help-topics.js';
 import type { CliContext } from '../core/context.js';
 import { CliError, ExitCode } from '../core/exit-codes.js';
 import { registerApi } from '../commands/api/register.js';
@@ -62,7 +63,7 @@ export function buildProgram(ctx: CliContext, version: string): Command {
       'chamberctl chambers list --type hq --sort name',
       'chamberctl members import ch_ms2fLiZry7iy3IuE members.csv --report rejected.csv',
       'chamberctl help chambers',
-    ]),
+    ]) + topicsHelp(),
   );
   return program;
 }
@@ -72,7 +73,13 @@ export async function run(argv: string[], ctx: CliContext, version: string): Pro
   const program = buildProgram(ctx, version);
   const verbose = argv.includes('--verbose');
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    const help = helpRequest(argv, program);
+    if (help && 'topic' in help) {
+      ctx.stdout.write(HELP_TOPICS[help.topic]!.text);
+      return ExitCode.OK;
+    }
+    if (help && 'unknown' in help) throw new CliError(help.unknown, ExitCode.USAGE);
+    await program.parseAsync(help ? help.argv : argv, { from: 'user' });
     return ctx.exitCode ?? ExitCode.OK;
   } catch (err) {
     return reportError(err, ctx, verbose);

@@ -21,8 +21,8 @@ export function registerApi(program: Command, ctx: CliContext): void {
     .addHelpText(
       'after',
       `
-An answer that is not a 2xx is printed too, and the exit status is the one of
-\`chamberctl help\`'s exit code table for it (4 for a 404, 5 for a 422, ...).
+An answer that is not a 2xx is printed too, and the exit status is the one
+\`chamberctl help exit-codes\` gives its status (4 for a 404, 5 for a 422, ...).
 ${examples([
   "chamberctl api '/v2/chambers?filter[type]=hq&sort=name'",
   'chamberctl api -X GET /v2/chambers -f filter[status]=pending -f per_page=100',

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedIn, type LoggedIn } from '../commands/logged-in.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { runOnPty } from '../helpers/pty.js';
 
 let server: TestServer;
 let cli: LoggedIn;
@@ -38,6 +39,35 @@ describe('chamberctl config', () => {
     );
     expect(plain.stdout + plain.stderr).not.toContain(server.clientSecret);
     expect((await cli.run(['config', 'get', 'base-url'])).stdout).toBe(`${server.baseUrl}\n`);
+  });
+
+  it('config --help and config set --help list every key, output and prompt included', async () => {
+    const help = (await cli.run(['config', '--help'])).stdout;
+    const setHelp = (await cli.run(['config', 'set', '--help'])).stdout;
+    for (const key of ['base-url', 'api-version', 'output', 'prompt']) {
+      expect(help).toMatch(new RegExp(`^ {2}${key} +\\S`, 'm'));
+      expect(setHelp).toMatch(new RegExp(`^ {2}${key} +\\S`, 'm'));
+    }
+    expect(help).toMatch(/^ {2}output +auto\|table\|tsv\|json\|csv /m);
+    expect(help).toMatch(/^ {2}client-id +/m);
+    expect(setHelp).not.toMatch(/^ {2}client-id +/m);
+  });
+
+  it('config list on a terminal is an aligned table that names the profile', async () => {
+    const r = await runOnPty(['config', 'list', '--no-color'], { configDir: cli.dir, steps: [], columns: 100 });
+    expect(r.exitCode, r.output).toBe(0);
+    const lines = r.output.trimEnd().split('\n');
+    expect(lines[0]).toBe('Profile default (the default profile)');
+    expect(lines.slice(2)).toEqual([
+      'SETTING      VALUE',
+      `base-url     ${server.baseUrl}`,
+      'api-version  auto',
+      'output       auto',
+      'prompt       enabled',
+      `client-id    ${server.clientId}`,
+      'logged-in    true',
+    ]);
+    expect(r.output).not.toContain(server.clientSecret);
   });
 
   it('set api-version pins and unpins the profile, and the v1-pinned error names it', async () => {

@@ -3,14 +3,15 @@ import { CliError, ExitCode, usageError } from '../../core/exit-codes.js';
 import { normaliseBaseUrl } from '../../config/base-url.js';
 import { API_VERSION_SETTINGS, type ApiVersionSetting, type Profile } from '../../config/profile.js';
 import { openProfileStore, type ProfileStore } from '../../config/profile-store.js';
-import { missingProfileHint, selectProfile } from '../../config/select.js';
+import { missingProfileHint, selectProfile, type ProfileSource } from '../../config/select.js';
+import { createOutput } from '../../output/output.js';
+import { CONFIG_KEYS, OUTPUT_VALUES } from '../shared/config-keys.js';
 
 /**
  * `config get|set|list`: a profile's settings, changed without entering the secret again
  * (as `aws configure set` and `gh config set` do). The secret itself is never shown.
  */
 
-const OUTPUTS = ['auto', 'table', 'tsv', 'json', 'csv'];
 
 /** Settable keys, and how each reads and writes the profile. */
 const SETTABLE = {
@@ -35,7 +36,7 @@ const SETTABLE = {
     // `auto`: table on a terminal, TSV in a pipe (README, "Output")
     read: (p: Profile) => p.output ?? 'auto',
     write: (p: Profile, v: string): Profile => {
-      if (!OUTPUTS.includes(v)) throw usageError(`output must be one of: ${OUTPUTS.join(', ')}, not "${v}"`);
+      if (!(OUTPUT_VALUES as readonly string[]).includes(v)) throw usageError(`output must be one of: ${OUTPUT_VALUES.join(', ')}, not "${v}"`);
       const { output: _old, ...rest } = p;
       return v === 'auto' ? rest : { ...rest, output: v as NonNullable<Profile['output']> };
     },
@@ -56,15 +57,25 @@ const READ_ONLY: Record<string, (p: Profile) => string | boolean | null> = {
   'logged-in': (p) => Boolean(p.clientId && p.clientSecret),
 };
 
-const KEYS = [...Object.keys(SETTABLE), ...Object.keys(READ_ONLY)];
+/** Every key, in the order `config --help` lists them (commands/shared/config-keys.ts). */
+export const KEYS = CONFIG_KEYS.map((k) => k.key);
+/** Checked by test/commands/config-keys.test.ts: the help lists exactly what works. */
+export const IMPLEMENTED = { settable: Object.keys(SETTABLE), readOnly: Object.keys(READ_ONLY) };
 
-function openProfile(opts: GlobalOptions, ctx: CliContext): { store: ProfileStore; name: string; profile: Profile } {
+function openProfile(opts: GlobalOptions, ctx: CliContext): { store: ProfileStore; name: string; profile: Profile; source: ProfileSource } {
   const store = openProfileStore(ctx.env);
   const { name, source } = selectProfile(opts, ctx.env, store);
   const profile = store.get(name);
   if (!profile) throw new CliError(`there is no profile "${name}"; ${missingProfileHint(name, source)}`, ExitCode.AUTH);
-  return { store, name, profile };
+  return { store, name, profile, source };
 }
+
+const WHY: Record<ProfileSource, string> = {
+  flag: 'from --profile',
+  env: 'from CHAMBERCTL_PROFILE',
+  current: 'the current profile',
+  default: 'the default profile',
+};
 
 function settingsOf(profile: Profile): Record<string, string | boolean | null> {
   return {
@@ -82,13 +93,24 @@ function checkKey(key: string): void {
 
 /** `config list`: every setting of the profile (`--json`: an object, with the profile's name). */
 export async function runConfigList(opts: GlobalOptions, ctx: CliContext): Promise<void> {
-  const { name, profile } = openProfile(opts, ctx);
+  const { name, profile, source } = openProfile(opts, ctx);
   const settings = settingsOf(profile);
   if (opts.json) {
     ctx.stdout.write(`${JSON.stringify({ profile: name, ...settings })}\n`);
     return;
   }
-  for (const [key, value] of Object.entries(settings)) ctx.stdout.write(`${key}\t${value === null ? '' : String(value)}\n`);
+  const text = (value: string | boolean | null) => (value === null ? '' : String(value));
+  if (!ctx.stdout.isTTY) {
+    // piped: `key<TAB>value` lines, as scripts read them (unchanged)
+    for (const [key, value] of Object.entries(settings)) ctx.stdout.write(`${key}\t${text(value)}\n`);
+    return;
+  }
+  // a terminal: which profile this is, then the settings lined up
+  const { out } = await createOutput(opts, ctx);
+  const width = Math.max(...Object.keys(settings).map((k) => k.length)) + 2;
+  let table = `${out.bold('Profile')} ${name} (${WHY[source]})\n\n${out.bold(`${'SETTING'.padEnd(width)}VALUE`)}\n`;
+  for (const [key, value] of Object.entries(settings)) table += `${key.padEnd(width)}${text(value) || out.dim('-')}\n`;
+  ctx.stdout.write(table);
 }
 
 /** `config get KEY`: one setting, bare (scripts: `$(chamberctl config get base-url)`). */

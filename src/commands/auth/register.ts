@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext, GlobalOptions } from '../../core/context.js';
+import { CONFIG_KEYS, configKeysHelp } from '../shared/config-keys.js';
 import { examples } from '../shared/help-text.js';
 
 /** The command's options merged with the global ones (given before or after the subcommand). */
@@ -138,10 +139,15 @@ Examples:
     .description("Show or change a profile's settings without logging in again")
     .addHelpText(
       'after',
-      `
-Settings: base-url and api-version (auto, v1, v2) can be set; client-id and logged-in
-are shown (login sets them). The client secret is never shown. --profile picks the profile.
-${examples(['chamberctl config list', 'chamberctl config set api-version auto', 'chamberctl config set base-url https://directory.example.org --profile staging'])}`,
+      `${configKeysHelp(false)}
+The client secret is never shown. --profile picks the profile (else the current one).
+${examples([
+  'chamberctl config list',
+  'chamberctl config set api-version auto',
+  'chamberctl config set output csv',
+  'chamberctl config set prompt disabled',
+  'chamberctl config set base-url https://directory.example.org --profile staging',
+])}`,
     );
   config
     .command('list')
@@ -153,7 +159,7 @@ ${examples(['chamberctl config list', 'chamberctl config set api-version auto', 
     });
   config
     .command('get')
-    .argument('<key>', 'base-url, api-version, client-id or logged-in')
+    .argument('<key>', CONFIG_KEYS.map((k) => k.key).join(', '))
     .description('Print one setting of the profile')
     .addHelpText('after', examples(['chamberctl config get base-url', 'curl "$(chamberctl config get base-url)/v2/openapi.json"']))
     .action(async (key: string, _opts, cmd: Command) => {
@@ -162,14 +168,14 @@ ${examples(['chamberctl config list', 'chamberctl config set api-version auto', 
     });
   config
     .command('set')
-    .argument('<key>', 'base-url or api-version')
+    .argument('<key>', CONFIG_KEYS.filter((k) => k.settable).map((k) => k.key).join(', '))
     .argument('<value>', 'the new value')
     .description('Change one setting of the profile; the credentials stay')
     .addHelpText(
       'after',
-      `
+      `${configKeysHelp(true)}
 Changing base-url removes the tokens cached for the old server.
-${examples(['chamberctl config set api-version auto', 'chamberctl config set base-url http://127.0.0.1:9090'])}`,
+${examples(['chamberctl config set api-version auto', 'chamberctl config set output csv', 'chamberctl config set base-url http://127.0.0.1:9090'])}`,
     )
     .action(async (key: string, value: string, _opts, cmd: Command) => {
       const { runConfigSet } = await import('./config.js');

@@ -1,20 +1,27 @@
 import type { Chamber, Event, Member } from '../contract/index.js';
-import { formatDate, formatSpan, orNone } from './format.js';
+import { formatDate, formatSpan, formatTime, orNone } from './format.js';
 
 /**
- * A column of a terminal table (`table` gives the plain text of a cell). When the table is
- * wider than the terminal, `optional` columns are left out first (lowest number first), then
- * `shrink` columns are cut (with `…`), the `keep` ones (names, e-mail) last and in the middle,
- * so that names sharing a long start stay told apart. The others (ids, statuses) are never
- * cut. `status` cells are coloured by value. `--wide` shows every column uncut.
+ * A column of a terminal table (`table` gives the plain text of a cell). The space goes to
+ * what a person reads (src/output/table.ts): an `optional` column is shown (the highest
+ * number first) only while the `readable` columns keep their readable width; then the
+ * `narrower` forms are used, then `shrink` columns are cut (with `…`), the `keep` ones
+ * (names, e-mail, titles) in the middle, so that names sharing a long start stay told apart.
+ * The others (ids, statuses) are never cut. `status` cells are coloured by value. `--wide`
+ * shows every column uncut.
  */
 export interface Column<T> {
   header: string;
   table: (item: T) => string;
   shrink?: boolean;
-  /** Cut last, and in the middle. */
+  /** Cut in the middle. */
   keep?: boolean;
+  /** Shown only when there is room; the lowest number is left out first. */
   optional?: number;
+  /** A `shrink` column's readable width: optional columns never push it below this. */
+  readable?: number;
+  /** Narrower forms of the column (a shorter header and cell), tried in order before names are cut. */
+  narrower?: Array<{ header: string; table: (item: T) => string }>;
   status?: boolean;
 }
 
@@ -39,11 +46,12 @@ export const chamberView: ResourceView<Chamber> = {
   noun: ['chamber', 'chambers'],
   columns: [
     { header: 'ID', table: (c) => c.id },
-    { header: 'NAME', table: (c) => c.name, shrink: true, keep: true },
+    { header: 'NAME', table: (c) => c.name, shrink: true, keep: true, readable: 36 },
     { header: 'TYPE', table: (c) => c.type },
     { header: 'STATUS', table: (c) => c.status, status: true },
     { header: 'HQ', table: (c) => orNone(c.hq_id), optional: 1 }, // an id: dropped, never cut
-    { header: 'LOCATION', table: cityCountry, shrink: true, optional: 3 },
+    // cut in the middle, so that the country stays
+    { header: 'LOCATION', table: cityCountry, shrink: true, keep: true, optional: 3, readable: 16 },
     { header: 'CREATED', table: (c) => formatDate(c.created_at), optional: 2 },
   ],
   tsv: (c) => [
@@ -68,8 +76,8 @@ export const memberView: ResourceView<Member> = {
   noun: ['member', 'members'],
   columns: [
     { header: 'ID', table: (m) => m.id },
-    { header: 'NAME', table: (m) => m.name, shrink: true, keep: true },
-    { header: 'EMAIL', table: (m) => m.email, shrink: true, keep: true },
+    { header: 'NAME', table: (m) => m.name, shrink: true, keep: true, readable: 24 },
+    { header: 'EMAIL', table: (m) => m.email, shrink: true, keep: true, readable: 28 },
     { header: 'PHONE', table: (m) => orNone(m.phone), shrink: true, optional: 1 },
     { header: 'MEMBERSHIP', table: (m) => m.membership_type, optional: 3 },
     { header: 'STATUS', table: (m) => m.status, status: true },
@@ -86,10 +94,18 @@ export const eventView: ResourceView<Event> = {
   noun: ['event', 'events'],
   columns: [
     { header: 'ID', table: (e) => e.id },
-    { header: 'TITLE', table: (e) => e.title, shrink: true, keep: true },
+    { header: 'TITLE', table: (e) => e.title, shrink: true, keep: true, readable: 36 },
     { header: 'STATUS', table: (e) => e.status, status: true },
-    { header: 'WHEN (UTC)', table: (e) => formatSpan(e.starts_at, e.ends_at) },
-    { header: 'LOCATION', table: (e) => orNone(e.location), shrink: true, optional: 1 },
+    {
+      header: 'WHEN (UTC)',
+      table: (e) => formatSpan(e.starts_at, e.ends_at),
+      // on a narrow terminal the start alone, then its day, rather than titles cut short
+      narrower: [
+        { header: 'STARTS (UTC)', table: (e) => formatTime(e.starts_at) },
+        { header: 'STARTS', table: (e) => formatDate(e.starts_at) },
+      ],
+    },
+    { header: 'LOCATION', table: (e) => orNone(e.location), shrink: true, optional: 1, readable: 16 },
   ],
   tsv: (e) => [e.id, e.title, e.status, e.starts_at, e.ends_at, e.location],
   csv: {

@@ -28,38 +28,88 @@ const totalWidth = (widths: readonly number[]) =>
   widths.reduce((a, b) => a + b, 0) + GAP * Math.max(0, widths.length - 1);
 
 /**
- * Fits a table into `available` terminal columns (README, "Tables"). Every column wants its
- * widest cell; while the table is too wide: `optional` columns are left out (lowest first),
- * then `shrink` columns lose one column at a time, the widest first, down to max(header, 10):
- * the others before the `keep` ones (names, e-mail); then all of them down to 4. Ids and
- * statuses are never cut. `available` Infinity (--wide) keeps everything as it is.
+ * Fits a table into `available` terminal columns (README, "Tables"), giving the space to
+ * what a person reads (names, titles, e-mail, city):
+ * 1. the columns that are not `optional` are always shown; the optional ones join, the
+ *    most useful first (highest `optional`), while everything still fits with each
+ *    `shrink` column at its readable width (`readable`, or max(header, 10)) and each column
+ *    in its narrowest form: so a wider terminal shows more columns;
+ * 2. if the table is wider than the terminal at full width, columns take their `narrower`
+ *    forms (an event's start instead of its span) before any name is cut;
+ * 3. then `shrink` columns are cut, the one furthest above its readable width first, down to
+ *    it; then down to max(header, 10), the others before the `keep` ones; then all to 4.
+ * Ids and statuses are never cut. `available` Infinity (--wide) keeps everything as it is.
  */
 export function planTable<T>(columns: readonly Column<T>[], items: readonly T[], available: number): TablePlan<T> {
-  const natural = (column: Column<T>) => Math.max(displayWidth(column.header), ...items.map((it) => displayWidth(oneLine(column.table(it)))));
-  let cols = columns.map((column) => ({ column, width: natural(column) }));
-  const tooWide = () => totalWidth(cols.map((c) => c.width)) > available;
+  const widthOf = (header: string, table: (item: T) => string) =>
+    Math.max(displayWidth(header), ...items.map((it) => displayWidth(oneLine(table(it)))));
+  const forms = (column: Column<T>): Column<T>[] => [column, ...(column.narrower ?? []).map((n) => ({ ...column, ...n }))];
+  type Planned = { forms: Column<T>[]; form: number; width: number; column: Column<T> };
+  const planned = (column: Column<T>): Planned => {
+    const all = forms(column);
+    return { forms: all, form: 0, column: all[0]!, width: widthOf(column.header, column.table) };
+  };
+  const soft = (c: Column<T>) => Math.max(displayWidth(c.header), SOFT_MIN);
+  const natural = (p: Planned) => widthOf(p.column.header, p.column.table);
+  /** The width below which showing another column may not push it. */
+  const floor = (p: Planned) => {
+    const last = p.forms.at(-1)!;
+    const w = widthOf(last.header, last.table);
+    return p.column.shrink ? Math.min(w, p.column.readable ?? soft(p.column)) : w;
+  };
+
+  // 1. which columns: the required ones, then the optional ones while they fit at their floors
+  const required = columns.filter((c) => c.optional === undefined);
+  const chosen = new Set<Column<T>>(required);
+  const byValue = columns.filter((c) => c.optional !== undefined).sort((a, b) => b.optional! - a.optional!);
+  if (available !== Number.POSITIVE_INFINITY) {
+    for (const candidate of byValue) {
+      const withIt = columns.filter((c) => chosen.has(c) || c === candidate).map(planned);
+      if (totalWidth(withIt.map(floor)) > available) break;
+      chosen.add(candidate);
+    }
+  } else {
+    for (const c of byValue) chosen.add(c);
+  }
+  const cols = columns.filter((c) => chosen.has(c)).map(planned);
+  const excess = () => totalWidth(cols.map((c) => c.width)) - available;
+
+  // 2. narrower forms, all but the last, before anything is cut; then 3. the cuts
+  const narrow = (upTo: (p: Planned) => number) => {
+    for (const p of cols) {
+      while (excess() > 0 && p.form < upTo(p)) {
+        p.form++;
+        p.column = p.forms[p.form]!;
+        p.width = natural(p);
+      }
+    }
+  };
+  narrow((p) => Math.max(0, p.forms.length - 2));
+  // furthest above its readable width first, so a long name gives way before a short city
+  for (let over = excess(); over > 0; over--) {
+    let most: Planned | undefined;
+    for (const p of cols) {
+      const room = p.width - floor(p);
+      if (p.column.shrink && room > 0 && (!most || room > most.width - floor(most))) most = p;
+    }
+    if (!most) break;
+    most.width--;
+  }
+  narrow((p) => p.forms.length - 1);
   const squeeze = (which: (c: Column<T>) => boolean, min: (c: Column<T>) => number) => {
-    let excess = totalWidth(cols.map((c) => c.width)) - available;
-    while (excess > 0) {
-      let widest: (typeof cols)[number] | undefined;
-      for (const c of cols) {
-        if (c.column.shrink && which(c.column) && c.width > min(c.column) && (!widest || c.width > widest.width)) widest = c;
+    for (let over = excess(); over > 0; over--) {
+      let widest: Planned | undefined;
+      for (const p of cols) {
+        if (p.column.shrink && which(p.column) && p.width > min(p.column) && (!widest || p.width > widest.width)) widest = p;
       }
       if (!widest) return;
       widest.width--;
-      excess--;
     }
   };
-  const optional = cols.filter((c) => c.column.optional !== undefined).sort((a, b) => a.column.optional! - b.column.optional!);
-  for (const drop of optional) {
-    if (!tooWide()) break;
-    cols = cols.filter((c) => c !== drop);
-  }
-  const soft = (c: Column<T>) => Math.max(displayWidth(c.header), SOFT_MIN);
   squeeze((c) => !c.keep, soft);
   squeeze(() => true, soft);
   squeeze(() => true, () => HARD_MIN);
-  return { columns: cols.map((c) => c.column), widths: cols.map((c) => c.width) };
+  return { columns: cols.map((p) => p.column), widths: cols.map((p) => p.width) };
 }
 
 /**

@@ -42,6 +42,31 @@ describe('on an 80-column terminal', () => {
     });
   });
 
+  it('events list gives the room to titles: the start stands for the span, and no title that fits is cut', async () => {
+    const events = JSON.parse((await runCli(['events', 'list', FLAGSHIP, '--per-page', '10', '--json'], { configDir: cfg })).stdout) as { title: string }[];
+    const r = await runOnPty(['events', 'list', FLAGSHIP, '--per-page', '10'], { configDir: cfg, steps: [], columns: 80 });
+    expect(r.exitCode, r.output).toBe(0);
+    const lines = r.output.split('\n').filter((l) => l.startsWith('ev_') || l.startsWith('ID'));
+    expect(lines[0]).toMatch(/^ID\s+TITLE\s+STATUS\s+STARTS \(UTC\)$/);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+    events.forEach((e, i) => expect(lines[i + 1]).toContain(e.title));
+    expect(lines[1]).toMatch(/ \d{4}-\d\d-\d\d \d\d:\d\d$/);
+  });
+
+  it('chambers list shows more columns as the terminal widens: the city at 100, the creation day at 120', async () => {
+    const headerAt = async (columns: number) => {
+      const r = await runOnPty(['chambers', 'list', '--per-page', '10'], { configDir: cfg, steps: [], columns });
+      expect(r.exitCode, r.output).toBe(0);
+      const lines = r.output.split('\n').filter((l) => l.startsWith('ch_') || l.startsWith('ID'));
+      for (const line of lines) expect(line.length).toBeLessThanOrEqual(columns);
+      return lines[0]!.split(/\s{2,}/);
+    };
+    expect(await headerAt(80)).toEqual(['ID', 'NAME', 'TYPE', 'STATUS']);
+    expect(await headerAt(100)).toEqual(['ID', 'NAME', 'TYPE', 'STATUS', 'LOCATION']);
+    expect(await headerAt(120)).toEqual(['ID', 'NAME', 'TYPE', 'STATUS', 'LOCATION', 'CREATED']);
+    expect(await headerAt(160)).toEqual(['ID', 'NAME', 'TYPE', 'STATUS', 'HQ', 'LOCATION', 'CREATED']);
+  });
+
   it('chambers get --json is highlighted, and the same JSON', async () => {
     const r = await runOnPty(['chambers', 'get', FLAGSHIP, '--json'], { configDir: cfg, steps: [], columns: 80 });
     expect(r.exitCode).toBe(0);

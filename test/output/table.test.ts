@@ -29,11 +29,31 @@ describe('terminal tables', () => {
     expect(text).not.toContain('…');
   });
 
-  it('leave out low-value columns before cutting a name', async () => {
+  it('give the room to names and the city: optional columns join only while names keep 36 columns', async () => {
     const { text, plan } = await render(100);
-    expect(plan.columns.map((c) => c.header)).toEqual(['ID', 'NAME', 'TYPE', 'STATUS']);
-    expect(text).toContain('The Very Long Name of Chamber 1 of Industry and Commerce');
-    expect(text).not.toContain('…');
+    expect(plan.columns.map((c) => c.header)).toEqual(['ID', 'NAME', 'TYPE', 'STATUS', 'LOCATION']);
+    expect(plan.widths[1]).toBeGreaterThanOrEqual(36);
+    expect(text).toContain('Berlin, DE');
+    expect(text).toMatch(/Saint-\S*…\S*, FR/); // the city cut in the middle: the country stays
+  });
+
+  it('show more columns as the terminal widens, the most useful first (LOCATION, CREATED, then HQ)', async () => {
+    const headers = async (width: number) => (await render(width)).plan.columns.map((c) => c.header);
+    expect(await headers(80)).toEqual(['ID', 'NAME', 'TYPE', 'STATUS']);
+    expect(await headers(100)).toEqual(['ID', 'NAME', 'TYPE', 'STATUS', 'LOCATION']);
+    expect(await headers(120)).toEqual(['ID', 'NAME', 'TYPE', 'STATUS', 'LOCATION', 'CREATED']);
+    expect(await headers(130)).toEqual(['ID', 'NAME', 'TYPE', 'STATUS', 'HQ', 'LOCATION', 'CREATED']);
+  });
+
+  it("an event's start stands for its span on a narrow terminal, so titles are not cut", async () => {
+    const events = [event(1, { title: 'Antwerp Digitalisation Forum', ends_at: '2026-03-07T12:00:00.000Z' }), event(2)];
+    const plan = planTable(eventView.columns, events, 80);
+    const text = await renderTable(plan, events, plainStyle, true);
+    expect(plan.columns.map((c) => c.header)).toEqual(['ID', 'TITLE', 'STATUS', 'STARTS (UTC)']);
+    expect(text).toContain('Antwerp Digitalisation Forum');
+    expect(text).toContain('2026-03-05 18:00');
+    const wide = planTable(eventView.columns, events, 120);
+    expect(wide.columns.map((c) => c.header)).toEqual(['ID', 'TITLE', 'STATUS', 'WHEN (UTC)', 'LOCATION']);
   });
 
   it('cut names last, in the middle (so that names sharing a long start stay apart), and never ids', async () => {
@@ -73,8 +93,8 @@ describe('terminal tables', () => {
   });
 
   it('leave out optional columns (HQ first) on a narrow terminal', async () => {
-    const { plan } = await render(130);
-    expect(plan.columns.map((c) => c.header)).toEqual(['ID', 'NAME', 'TYPE', 'STATUS', 'LOCATION']); // HQ, then CREATED
+    const { plan } = await render(110);
+    expect(plan.columns.map((c) => c.header)).toEqual(['ID', 'NAME', 'TYPE', 'STATUS', 'LOCATION', 'CREATED']); // HQ, then CREATED
   });
 
   it('show the location as "city, country" and absent values as -', async () => {

@@ -8,6 +8,7 @@ import {
   DEFAULT_RETRY,
   RETRYABLE_STATUSES,
   backoffDelay,
+  networkErrorCode,
   neverReachedServer,
   parseRetryAfter,
   type RetryPolicy,
@@ -54,6 +55,16 @@ export interface HttpClientOptions {
   clock?: () => number;
   /** Proxies from the environment (src/client/dispatcher.ts); none: straight to the server. */
   proxy?: ProxyEnv;
+  /** Told before each wait for a retry, so that a spinner can say why nothing has come yet. */
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+/** A retry about to happen: attempt `attempt` of `of`, after `reason` (`503`, `ECONNRESET`), in `waitMs`. */
+export interface RetryNotice {
+  attempt: number;
+  of: number;
+  reason: string;
+  waitMs: number;
 }
 
 /**
@@ -65,7 +76,12 @@ export class HttpClient {
   readonly #pools = new Map<string, Dispatcher>();
   #proxied: Dispatcher | undefined;
   readonly #secrets = new Set<string>();
-  readonly #opts: Required<Omit<HttpClientOptions, 'log' | 'retry' | 'proxy'>> & { log?: (line: string) => void; retry: RetryPolicy; proxy?: ProxyEnv };
+  readonly #opts: Required<Omit<HttpClientOptions, 'log' | 'retry' | 'proxy' | 'onRetry'>> & {
+    log?: (line: string) => void;
+    retry: RetryPolicy;
+    proxy?: ProxyEnv;
+    onRetry?: (notice: RetryNotice) => void;
+  };
 
   constructor(opts: HttpClientOptions = {}) {
     this.#opts = {
@@ -77,6 +93,7 @@ export class HttpClient {
       random: opts.random ?? Math.random,
       clock: opts.clock ?? Date.now,
       ...(opts.log ? { log: opts.log } : {}),
+      ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
       ...(opts.proxy && usesProxy(opts.proxy) ? { proxy: opts.proxy } : {}),
     };
   }
@@ -108,6 +125,7 @@ export class HttpClient {
           if (via) error.message = `${error.message} (through the proxy ${via})`;
           throw error;
         }
+        this.#opts.onRetry?.({ attempt: attempt + 1, of: retry.maxAttempts, reason: networkErrorCode(err) ?? 'a network error', waitMs: wait });
         await this.#opts.sleep(wait);
         continue;
       }
@@ -122,6 +140,7 @@ export class HttpClient {
         wait = res.retryAfterMs;
       }
       this.#log(`! retrying in ${seconds(wait)} (attempt ${attempt + 1} of ${retry.maxAttempts})`);
+      this.#opts.onRetry?.({ attempt: attempt + 1, of: retry.maxAttempts, reason: String(res.status), waitMs: wait });
       await this.#opts.sleep(wait);
     }
   }

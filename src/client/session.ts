@@ -7,7 +7,7 @@ import { openProfileStore, type ProfileStore } from '../config/profile-store.js'
 import { loginHint, missingProfileHint, selectProfile } from '../config/select.js';
 import { httpClientFor } from './create-http.js';
 import { DirectoryClient } from './directory-client.js';
-import type { HttpClient } from './http.js';
+import type { HttpClient, HttpClientOptions } from './http.js';
 import { TokenProvider, tokenVersion, type TokenCache } from './tokens.js';
 import type { Session } from './types.js';
 
@@ -25,7 +25,7 @@ export interface OpenedProfile {
  * credentials. `--base-url` points this one command elsewhere; tokens from such a server
  * are used but not saved in the profile.
  */
-export function openProfileForCalls(globals: GlobalOptions, ctx: CliContext): OpenedProfile {
+export function openProfileForCalls(globals: GlobalOptions, ctx: CliContext, extra: HttpClientOptions = {}): OpenedProfile {
   const store = openProfileStore(ctx.env);
   const { name, source } = selectProfile(globals, ctx.env, store);
   const profile = store.get(name);
@@ -34,7 +34,7 @@ export function openProfileForCalls(globals: GlobalOptions, ctx: CliContext): Op
   if (!hasCredentials(profile)) throw new CliError(`profile "${name}" has no credentials; ${hint}`, ExitCode.AUTH);
 
   const baseUrl = globals.baseUrl ? normaliseBaseUrl(globals.baseUrl) : profile.baseUrl;
-  const http = httpClientFor(globals, ctx);
+  const http = httpClientFor(globals, ctx, extra);
   const tokens = new TokenProvider({
     http,
     baseUrl,
@@ -47,8 +47,8 @@ export function openProfileForCalls(globals: GlobalOptions, ctx: CliContext): Op
 }
 
 /** What resource commands call: the API of the selected profile. Close it when done. */
-export async function openSession(globals: GlobalOptions, ctx: CliContext): Promise<Session> {
-  const p = openProfileForCalls(globals, ctx);
+export async function openSession(globals: GlobalOptions, ctx: CliContext, extra: HttpClientOptions = {}): Promise<Session> {
+  const p = openProfileForCalls(globals, ctx, extra);
   return {
     api: new DirectoryClient(p.http, p.tokens, p.baseUrl),
     apiVersion: p.apiVersion,

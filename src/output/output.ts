@@ -1,7 +1,7 @@
 import type { CliContext, OutStream } from '../core/context.js';
 import { outputSettings, type OutputSettings } from './settings.js';
 import { Sink } from './sink.js';
-import { withSpinner } from './spinner.js';
+import { SpinnerLine, withSpinner } from './spinner.js';
 import { createStyle, type Style } from './style.js';
 
 /** Everything a command needs to print, decided once per command run. */
@@ -15,6 +15,8 @@ export interface Output {
   err: Style;
   /** Awaits `work` with a spinner on a terminal's stderr when it takes over 250 ms. */
   spin<T>(text: string, work: Promise<T>): Promise<T>;
+  /** A request of the work being spun is retried: the spinner line says so. */
+  retrying(notice: { attempt: number; of: number; reason: string }): void;
   /** A line for a person (footer, hint) on stderr, only when stderr is a terminal. */
   note(line: string): void;
 }
@@ -25,6 +27,8 @@ export async function createOutput(
 ): Promise<Output> {
   const settings = outputSettings(globals, ctx);
   const [out, err] = await Promise.all([createStyle(settings.stdoutColor), createStyle(settings.stderrColor)]);
+  // the line of the spinner in progress, whose text a retry changes
+  let line: SpinnerLine | undefined;
   return {
     settings,
     stdout: new Sink(ctx.stdout),
@@ -32,8 +36,18 @@ export async function createOutput(
     out,
     err,
     // --verbose writes the HTTP exchanges to stderr, which a spinner would garble
-    spin: (text, work) =>
-      withSpinner(work, { stream: ctx.stderr, enabled: settings.stderrIsTTY && !globals.verbose, text, color: err.enabled }),
+    async spin(text, work) {
+      const mine = new SpinnerLine(text);
+      line = mine;
+      try {
+        return await withSpinner(work, { stream: ctx.stderr, enabled: settings.stderrIsTTY && !globals.verbose, text: mine, color: err.enabled });
+      } finally {
+        if (line === mine) line = undefined;
+      }
+    },
+    retrying(notice) {
+      line?.set(`${line.base.replace(/…$/, '')}: retrying (${notice.attempt}/${notice.of}) after ${notice.reason}…`);
+    },
     note(line) {
       if (settings.stderrIsTTY) ctx.stderr.write(`${err.dim(line)}\n`);
     },

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
 import { runOnPty } from '../helpers/pty.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
+import { startFaultProxy } from '../helpers/fault-proxy.js';
 
 const CLIENT = { id: 'tty-client', secret: 'TtySecret0123456789' };
 const FLAGSHIP = 'ch_ms2fLiZry7iy3IuE';
@@ -65,6 +66,21 @@ describe('on an 80-column terminal', () => {
     expect(await headerAt(100)).toEqual(['ID', 'NAME', 'TYPE', 'STATUS', 'LOCATION']);
     expect(await headerAt(120)).toEqual(['ID', 'NAME', 'TYPE', 'STATUS', 'LOCATION', 'CREATED']);
     expect(await headerAt(160)).toEqual(['ID', 'NAME', 'TYPE', 'STATUS', 'HQ', 'LOCATION', 'CREATED']);
+  });
+
+  it('a server that answers 503: the spinner line says which retry it is and why', async () => {
+    const proxy = await startFaultProxy(server.baseUrl, (req) => req.method === 'GET' && /^\/v1\/chambers\?/.test(req.url ?? ''));
+    try {
+      proxy.failNext(2, 503, '1');
+      const r = await runOnPty(['chambers', 'list', '--per-page', '3', '--base-url', proxy.baseUrl], { configDir: cfg, steps: [], columns: 100 });
+      expect(r.exitCode, r.output).toBe(0);
+      expect(r.output).toContain('Loading chambers: retrying (2/4) after 503…');
+      expect(r.output).toContain('Loading chambers: retrying (3/4) after 503…');
+      expect(r.output).toContain(FLAGSHIP);
+      expect(proxy.stats.failed).toBe(2);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('chambers get --json is highlighted, and the same JSON', async () => {

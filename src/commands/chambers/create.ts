@@ -94,7 +94,7 @@ export async function runChambersCreate(opts: ChambersCreateOptions, globals: Gl
     const { openAsker } = await import('../shared/ask.js');
     const filled = await askChamber(opts, missing, await openAsker(ctx), session);
     return chambersCreate(parseChambersCreate(filled, globals), session, output);
-  });
+  }, output);
 }
 
 /** The options `chambers create` lacks, asked for; the HQ of a subsidiary chosen from the HQs. */

@@ -41,5 +41,5 @@ export async function chambersGet(req: ChambersGetRequest, session: Session, out
 export async function runChambersGet(id: string, opts: ChambersGetOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
   const req = parseChambersGet(id, opts, globals);
   const output = await createOutput(globals, ctx);
-  await withSession(globals, ctx, (session) => chambersGet(req, session, output));
+  await withSession(globals, ctx, (session) => chambersGet(req, session, output), output);
 }

@@ -59,5 +59,5 @@ export async function chambersList(req: ChambersListRequest, session: Session, o
 export async function runChambersList(opts: ChambersListOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
   const req = parseChambersList(opts, globals);
   const output = await createOutput(withOutputDefault(globals, ctx), ctx);
-  await withSession(globals, ctx, (session) => chambersList(req, session, output));
+  await withSession(globals, ctx, (session) => chambersList(req, session, output), output);
 }

@@ -53,5 +53,5 @@ export async function eventsList(req: EventsListRequest, session: Session, outpu
 export async function runEventsList(chamberId: string, opts: EventsListOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
   const req = parseEventsList(chamberId, opts, globals);
   const output = await createOutput(withOutputDefault(globals, ctx), ctx);
-  await withSession(globals, ctx, (session) => eventsList(req, session, output));
+  await withSession(globals, ctx, (session) => eventsList(req, session, output), output);
 }

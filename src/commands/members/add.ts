@@ -75,7 +75,7 @@ export async function runMembersAdd(chamberId: string, opts: MembersAddOptions, 
   }
   const req = parseMembersAdd(chamberId, filled, globals);
   const output = await createOutput(globals, ctx);
-  await withSession(globals, ctx, (session) => membersAdd(req, session, output));
+  await withSession(globals, ctx, (session) => membersAdd(req, session, output), output);
 }
 
 /** The options `members add` lacks, asked for; the e-mail checked by the contract as it is typed. */

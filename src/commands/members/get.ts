@@ -31,5 +31,5 @@ export async function membersGet(req: MembersGetRequest, session: Session, outpu
 export async function runMembersGet(chamberId: string, memberId: string, globals: GlobalOptions, ctx: CliContext): Promise<void> {
   const req = parseMembersGet(chamberId, memberId, globals);
   const output = await createOutput(globals, ctx);
-  await withSession(globals, ctx, (session) => membersGet(req, session, output));
+  await withSession(globals, ctx, (session) => membersGet(req, session, output), output);
 }

@@ -62,5 +62,5 @@ export async function runMembersList(
 ): Promise<void> {
   const req = parseMembersList(chamberId, opts, globals);
   const output = await createOutput(withOutputDefault(globals, ctx), ctx);
-  await withSession(globals, ctx, (session) => membersList(req, session, output));
+  await withSession(globals, ctx, (session) => membersList(req, session, output), output);
 }

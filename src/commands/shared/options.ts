@@ -6,6 +6,7 @@ import { CliError, ExitCode, usageError } from '../../core/exit-codes.js';
 import { PageParam, PerPageParam, parseWith } from '../../contract/index.js';
 import type { Session } from '../../client/types.js';
 import type { Paging } from '../../output/paged-list.js';
+import type { Output } from '../../output/output.js';
 
 /**
  * Parses one option value with a contract schema (the same words the server would use);
@@ -94,9 +95,11 @@ export async function withSession<T>(
   globals: GlobalOptions,
   ctx: CliContext,
   work: (session: Session) => Promise<T>,
+  /** Its spinner says so when a request is retried (`retrying (2/4) after 503…`). */
+  output?: Pick<Output, 'retrying'>,
 ): Promise<T> {
   const { openSession } = await import('../../client/session.js');
-  const session = await openSession(globals, ctx);
+  const session = await openSession(globals, ctx, output ? { onRetry: (n) => output.retrying(n) } : {});
   try {
     return await work(session);
   } finally {

@@ -79,7 +79,15 @@ export async function run(argv: string[], ctx: CliContext, version: string): Pro
       return ExitCode.OK;
     }
     if (help && 'unknown' in help) throw new CliError(help.unknown, ExitCode.USAGE);
-    await program.parseAsync(help ? help.argv : argv, { from: 'user' });
+    // `--json=id,name` (gh's --json FIELDS with =): a flag for commander, the fields aside
+    const args = [...(help ? help.argv : argv)];
+    const end = args.includes('--') ? args.indexOf('--') : args.length;
+    const eq = args.findIndex((a, i) => i < end && a.startsWith('--json='));
+    if (eq >= 0) {
+      program.setOptionValue('jsonFields', args[eq]!.slice('--json='.length).split(','));
+      args.splice(eq, 1, '--json');
+    }
+    await program.parseAsync(args, { from: 'user' });
     return ctx.exitCode ?? ExitCode.OK;
   } catch (err) {
     return reportError(err, ctx, verbose);

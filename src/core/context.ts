@@ -74,5 +74,7 @@ export interface GlobalOptions {
   format?: 'table' | 'tsv' | 'json' | 'csv';
   /** --wide on the lists: every column, nothing cut. */
   wide?: boolean;
+  /** `--json id,name` (or `--json=id,name`): only these fields of each object, as gh's --json. */
+  jsonFields?: string[];
   verbose?: boolean;
 }

@@ -28,6 +28,8 @@ export interface Column<T> {
 export interface ResourceView<T> {
   /** Singular and plural nouns for footers ("234 chambers"). */
   noun: [string, string];
+  /** The object's fields, as `--json FIELDS` may name them. */
+  fields?: readonly string[];
   columns: Column<T>[];
   /** The TSV row, in the documented (stable) order. */
   tsv: (item: T) => Array<string | number | null>;
@@ -38,12 +40,20 @@ export interface ResourceView<T> {
   csv: { header: string[]; row: (item: T) => Array<string | number | null> };
 }
 
+// The fields of the interface's objects (src/contract/resources.ts), for `--json FIELDS`.
+export const CHAMBER_FIELDS = ['id', 'name', 'type', 'status', 'hq_id', 'address', 'created_at'] as const;
+/** `chambers get --include` adds these. */
+export const CHAMBER_INCLUDES = ['members', 'events'] as const;
+export const MEMBER_FIELDS = ['id', 'chamber_id', 'name', 'email', 'phone', 'membership_type', 'status', 'joined_at'] as const;
+export const EVENT_FIELDS = ['id', 'chamber_id', 'title', 'status', 'starts_at', 'ends_at', 'location'] as const;
+
 /** `Berlin, DE` */
 export const cityCountry = (c: Chamber) => [c.address?.city, c.address?.country].filter(Boolean).join(', ');
 
 // TSV column orders are part of the interface for scripts (README "Output"): append only.
 export const chamberView: ResourceView<Chamber> = {
   noun: ['chamber', 'chambers'],
+  fields: CHAMBER_FIELDS,
   columns: [
     { header: 'ID', table: (c) => c.id },
     { header: 'NAME', table: (c) => c.name, shrink: true, keep: true, readable: 36 },
@@ -74,6 +84,7 @@ export const chamberView: ResourceView<Chamber> = {
 
 export const memberView: ResourceView<Member> = {
   noun: ['member', 'members'],
+  fields: MEMBER_FIELDS,
   columns: [
     { header: 'ID', table: (m) => m.id },
     { header: 'NAME', table: (m) => m.name, shrink: true, keep: true, readable: 24 },
@@ -92,6 +103,7 @@ export const memberView: ResourceView<Member> = {
 
 export const eventView: ResourceView<Event> = {
   noun: ['event', 'events'],
+  fields: EVENT_FIELDS,
   columns: [
     { header: 'ID', table: (e) => e.id },
     { header: 'TITLE', table: (e) => e.title, shrink: true, keep: true, readable: 36 },

@@ -3,6 +3,7 @@ import { countOf, type ResourceView } from './columns.js';
 import { tsvRow } from './format.js';
 import type { Output } from './output.js';
 import type { TablePlan } from './table.js';
+import { pickFields } from './settings.js';
 
 /**
  * Writes a list page by page, as the pages arrive, in the output mode of the run:
@@ -31,7 +32,11 @@ export class ListWriter<T> {
     if (items.length === 0) return;
     let text: string;
     if (mode === 'json') {
-      const parts = items.map((it) => (prettyJson ? this.output.out.json(indent(JSON.stringify(it, null, 2))) : JSON.stringify(it)));
+      const { fields } = this.output.settings;
+      const parts = items.map((item) => {
+        const it = pickFields(item, fields);
+        return prettyJson ? this.output.out.json(indent(JSON.stringify(it, null, 2))) : JSON.stringify(it);
+      });
       text = `${this.#count === 0 ? '[\n' : ',\n'}${parts.join(',\n')}`;
     } else if (mode === 'tsv') {
       text = items.map((it) => tsvRow(this.view.tsv(it))).join('');

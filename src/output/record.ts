@@ -2,6 +2,7 @@ import type { Chamber, Member } from '../contract/index.js';
 import { eventView, memberView, type ResourceView } from './columns.js';
 import { formatTime, oneLine, orNone, tsvRow } from './format.js';
 import type { Output } from './output.js';
+import { pickFields } from './settings.js';
 
 // One object (get, create, add), in the run's mode:
 // - json: the object exactly as the server returned it;
@@ -104,7 +105,8 @@ async function printRecord<T>(
 ): Promise<void> {
   const { mode } = output.settings;
   if (mode === 'json') {
-    await output.stdout.write(`${output.settings.prettyJson ? output.out.json(JSON.stringify(item, null, 2)) : JSON.stringify(item)}\n`);
+    const it = pickFields(item, output.settings.fields);
+    await output.stdout.write(`${output.settings.prettyJson ? output.out.json(JSON.stringify(it, null, 2)) : JSON.stringify(it)}\n`);
     return;
   }
   if (mode === 'tsv') {

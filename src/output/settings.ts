@@ -25,6 +25,15 @@ export interface OutputSettings {
   stderrIsTTY: boolean;
   /** JSON is indented on a terminal and one item per line when piped. */
   prettyJson: boolean;
+  /** `--json id,name`: each object with only these fields, in this order (absent ones null). */
+  fields?: string[];
+}
+
+/** An object with only `fields` (an absent one as null), as gh's `--json FIELDS` prints it. */
+export function pickFields(item: unknown, fields: readonly string[] | undefined): unknown {
+  if (!fields || item === null || typeof item !== 'object') return item;
+  const o = item as Record<string, unknown>;
+  return Object.fromEntries(fields.map((f) => [f, o[f] ?? null]));
 }
 
 export type ColorLevel = 0 | 1 | 2 | 3;
@@ -49,22 +58,23 @@ export function colorLevel(stream: OutStream, env: Record<string, string | undef
 }
 
 export function outputSettings(
-  globals: { json?: boolean; color?: boolean; format?: OutputMode; wide?: boolean },
+  globals: { json?: boolean; color?: boolean; format?: OutputMode; wide?: boolean; jsonFields?: string[] },
   ctx: { stdout: OutStream; stderr: OutStream; env: Record<string, string | undefined> },
 ): OutputSettings {
   const colorFlag = globals.color !== false;
   const stdoutIsTTY = Boolean(ctx.stdout.isTTY);
-  if (globals.json && globals.format && globals.format !== 'json') {
+  if ((globals.json || globals.jsonFields) && globals.format && globals.format !== 'json') {
     throw usageError(`--json and --format ${globals.format} ask for two outputs; give one (--json is --format json)`);
   }
   return {
-    mode: globals.json ? 'json' : (globals.format ?? (stdoutIsTTY ? 'table' : 'tsv')),
+    mode: globals.json || globals.jsonFields ? 'json' : (globals.format ?? (stdoutIsTTY ? 'table' : 'tsv')),
     stdoutColor: colorLevel(ctx.stdout, ctx.env, colorFlag),
     stderrColor: colorLevel(ctx.stderr, ctx.env, colorFlag),
     // --wide: every column, nothing cut (the terminal wraps), as kubectl's -o wide
     width: globals.wide ? Number.POSITIVE_INFINITY : terminalWidth(ctx.stdout, ctx.env),
     stderrIsTTY: Boolean(ctx.stderr.isTTY),
     prettyJson: stdoutIsTTY,
+    ...(globals.jsonFields ? { fields: globals.jsonFields } : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import type { CliContext } from '../../core/context.js';
 import { CHOICES } from '../shared/choices.js';
 import { examples } from '../shared/help-text.js';
-import { addPaging, globalsOf } from '../shared/list-options.js';
+import { addPaging, jsonOperands } from '../shared/list-options.js';
 import { CHANGE_VERBS, refuseVerbs } from '../shared/not-in-interface.js';
 
 /** chambers list|get|create. */
@@ -20,6 +20,7 @@ export function registerChambersCommands(program: Command, ctx: CliContext): voi
       .addOption(new Option('--status <status>', 'only chambers in this status (v2)').choices(CHOICES.chamberStatus))
       .option('--sort <field>', 'sort by name or created_at; a leading - sorts descending (v2)'),
   )
+    .allowExcessArguments() // `--json id,name` (jsonOperands)
     .addHelpText(
       'after',
       examples([
@@ -27,11 +28,12 @@ export function registerChambersCommands(program: Command, ctx: CliContext): voi
         'chamberctl chambers list --type hq --status active --sort -created_at',
         'chamberctl chambers list --all --json | jq -r \'.[] | select(.address.country == "DE") | .name\'',
         'chamberctl chambers list --all | cut -f1,2       # TSV when piped: id, name, ...',
+        'chamberctl chambers list --json id,name          # only these fields, as gh --json',
       ]),
     )
     .action(async (opts, cmd: Command) => {
       const { runChambersList } = await import('./list.js');
-      await runChambersList(opts, globalsOf(cmd), ctx);
+      await runChambersList(opts, jsonOperands(cmd, 0).globals, ctx);
     });
 
   chambers
@@ -39,6 +41,7 @@ export function registerChambersCommands(program: Command, ctx: CliContext): voi
     .description('Show one chamber, optionally with its members and events')
     .argument('<id>', 'chamber id')
     .option('--include <relations>', 'embed related resources: members, events or members,events (v2)')
+    .allowExcessArguments() // `--json id,name` (jsonOperands)
     .addHelpText(
       'after',
       examples([
@@ -47,9 +50,10 @@ export function registerChambersCommands(program: Command, ctx: CliContext): voi
         'chamberctl chambers get ch_8f3k2a --json | jq .address',
       ]),
     )
-    .action(async (id: string, opts, cmd: Command) => {
+    .action(async (_id: string, opts, cmd: Command) => {
       const { runChambersGet } = await import('./get.js');
-      await runChambersGet(id, opts, globalsOf(cmd), ctx);
+      const { args, globals } = jsonOperands(cmd, 1);
+      await runChambersGet(args[0]!, opts, globals, ctx);
     });
 
   chambers
@@ -63,6 +67,7 @@ export function registerChambersCommands(program: Command, ctx: CliContext): voi
     .option('--city <city>', 'city (required)')
     .option('--postal-code <code>', 'postal code')
     .option('--country <cc>', 'ISO 3166-1 alpha-2 country code, e.g. DE (required)')
+    .allowExcessArguments() // `--json id` (jsonOperands)
     .addHelpText(
       'after',
       examples([
@@ -73,7 +78,7 @@ export function registerChambersCommands(program: Command, ctx: CliContext): voi
     )
     .action(async (opts, cmd: Command) => {
       const { runChambersCreate } = await import('./create.js');
-      await runChambersCreate(opts, globalsOf(cmd), ctx);
+      await runChambersCreate(opts, jsonOperands(cmd, 0).globals, ctx);
     });
 
   refuseVerbs(

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import type { CliContext } from '../../core/context.js';
 import { CHOICES } from '../shared/choices.js';
 import { examples } from '../shared/help-text.js';
-import { addPaging, globalsOf } from '../shared/list-options.js';
+import { addPaging, jsonOperands } from '../shared/list-options.js';
 import { CHANGE_VERBS, refuseVerbs } from '../shared/not-in-interface.js';
 
 /** events list. */
@@ -21,6 +21,7 @@ export function registerEventsCommands(program: Command, ctx: CliContext): void 
       .option('--from <date>', 'only events ending on or after this ISO 8601 date or date-time')
       .option('--to <date>', 'only events starting on or before this ISO 8601 date or date-time'),
   )
+    .allowExcessArguments() // `--json id,title` (jsonOperands)
     .addHelpText(
       'after',
       examples([
@@ -29,9 +30,10 @@ export function registerEventsCommands(program: Command, ctx: CliContext): void 
         "chamberctl events list ch_8f3k2a --all --json | jq -r '.[] | [.starts_at, .title] | @tsv'",
       ]),
     )
-    .action(async (chamberId: string, opts, cmd: Command) => {
+    .action(async (_chamberId: string, opts, cmd: Command) => {
       const { runEventsList } = await import('./list.js');
-      await runEventsList(chamberId, opts, globalsOf(cmd), ctx);
+      const { args, globals } = jsonOperands(cmd, 1);
+      await runEventsList(args[0]!, opts, globals, ctx);
     });
 
   refuseVerbs(

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import type { CliContext } from '../../core/context.js';
 import { CHOICES } from '../shared/choices.js';
 import { examples } from '../shared/help-text.js';
-import { addPaging, globalsOf } from '../shared/list-options.js';
+import { addPaging, globalsOf, jsonOperands } from '../shared/list-options.js';
 import { CHANGE_VERBS, refuseVerbs } from '../shared/not-in-interface.js';
 
 const IMPORT_EXAMPLES = `
@@ -38,6 +38,7 @@ export function registerMembersCommands(program: Command, ctx: CliContext): void
       .addOption(new Option('--status <status>', 'only members in this status (v2)').choices(CHOICES.memberStatus))
       .option('--sort <field>', 'sort by name or joined_at; a leading - sorts descending (v2)'),
   )
+    .allowExcessArguments() // `--json id,email` (jsonOperands)
     .addHelpText(
       'after',
       examples([
@@ -46,9 +47,10 @@ export function registerMembersCommands(program: Command, ctx: CliContext): void
         "chamberctl members list ch_8f3k2a --all --json | jq -r '.[].email'",
       ]),
     )
-    .action(async (chamberId: string, opts, cmd: Command) => {
+    .action(async (_chamberId: string, opts, cmd: Command) => {
       const { runMembersList } = await import('./list.js');
-      await runMembersList(chamberId, opts, globalsOf(cmd), ctx);
+      const { args, globals } = jsonOperands(cmd, 1);
+      await runMembersList(args[0]!, opts, globals, ctx);
     });
 
   members
@@ -56,13 +58,15 @@ export function registerMembersCommands(program: Command, ctx: CliContext): void
     .description('Show one member of a chamber (v2; the embedded server has it, another server may not)')
     .argument('<chamber-id>', 'chamber id')
     .argument('<member-id>', 'member id')
+    .allowExcessArguments() // `--json name,email` (jsonOperands)
     .addHelpText(
       'after',
       examples(['chamberctl members get ch_8f3k2a mb_3kd9s0', 'chamberctl members get ch_8f3k2a mb_3kd9s0 --json | jq -r .email']),
     )
-    .action(async (chamberId: string, memberId: string, _opts, cmd: Command) => {
+    .action(async (_chamberId: string, _memberId: string, _opts, cmd: Command) => {
       const { runMembersGet } = await import('./get.js');
-      await runMembersGet(chamberId, memberId, globalsOf(cmd), ctx);
+      const { args, globals } = jsonOperands(cmd, 2);
+      await runMembersGet(args[0]!, args[1]!, globals, ctx);
     });
 
   members
@@ -74,6 +78,7 @@ export function registerMembersCommands(program: Command, ctx: CliContext): void
     .option('--email <email>', 'e-mail address, unique within the chamber (required)')
     .option('--phone <phone>', 'phone number')
     .addOption(new Option('--membership-type <type>', 'membership type (required)').choices(CHOICES.membershipType))
+    .allowExcessArguments() // `--json id` (jsonOperands)
     .addHelpText(
       'after',
       examples([
@@ -81,9 +86,10 @@ export function registerMembersCommands(program: Command, ctx: CliContext): void
         'chamberctl members add ch_8f3k2a --name "Bob" --email bob@example.org --phone "+49 30 1234567" --membership-type standard --json',
       ]),
     )
-    .action(async (chamberId: string, opts, cmd: Command) => {
+    .action(async (_chamberId: string, opts, cmd: Command) => {
       const { runMembersAdd } = await import('./add.js');
-      await runMembersAdd(chamberId, opts, globalsOf(cmd), ctx);
+      const { args, globals } = jsonOperands(cmd, 1);
+      await runMembersAdd(args[0]!, opts, globals, ctx);
     });
 
   members

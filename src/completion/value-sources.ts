@@ -1,7 +1,8 @@
 // Values of options and arguments that commander cannot tell (no `.choices()`): a small
-// table keyed by command path and flag or argument name. Values from the contract are
-// imported lazily, so completing anything else never loads zod.
+// table keyed by command path and flag or argument name. Values from the contract come from
+// its plain lists (src/contract/values.ts), which load no zod.
 // test/completion/value-sources.test.ts checks every entry names a real option or argument.
+import { CHAMBER_INCLUDES } from '../contract/values.js';
 import { profileCandidates } from './profile-names.js';
 import type { Candidate, Completion } from './protocol.js';
 
@@ -25,19 +26,10 @@ const files: ValueSource = async () => ({ candidates: [], directive: 'files' });
 /** `serve --seed`: demo, none, or a snapshot file. */
 const seeds: ValueSource = async () => ({ candidates: [{ value: 'demo' }, { value: 'none' }], directive: 'files' });
 
-/** Each field, ascending and descending (`name`, `-name`). */
-const sortFields =
-  (pick: (enums: typeof import('../contract/enums.js')) => readonly string[]): ValueSource =>
-  async () => {
-    const fields = pick(await import('../contract/enums.js'));
-    return values(fields.flatMap((f) => [f, `-${f}`]));
-  };
-
 /** A comma-separated list: after `members,` it offers `members,events`. */
 const commaList =
-  (pick: (enums: typeof import('../contract/enums.js')) => readonly string[]): ValueSource =>
+  (all: readonly string[]): ValueSource =>
   async ({ current }) => {
-    const all = pick(await import('../contract/enums.js'));
     const head = current.includes(',') ? current.slice(0, current.lastIndexOf(',') + 1) : '';
     const taken = new Set(head.split(',').filter(Boolean));
     const candidates: Candidate[] = all.filter((v) => !taken.has(v)).map((v) => ({ value: `${head}${v}` }));
@@ -62,9 +54,7 @@ export interface ArgumentRule {
 
 export const OPTION_RULES: readonly OptionRule[] = [
   { command: '', flag: '--profile', source: profiles },
-  { command: 'chambers list', flag: '--sort', source: sortFields((e) => e.CHAMBER_SORT_FIELDS) },
-  { command: 'members list', flag: '--sort', source: sortFields((e) => e.MEMBER_SORT_FIELDS) },
-  { command: 'chambers get', flag: '--include', source: commaList((e) => e.CHAMBER_INCLUDES) },
+  { command: 'chambers get', flag: '--include', source: commaList(CHAMBER_INCLUDES) },
   { command: 'members import', flag: '--report', source: files },
   { command: 'serve', flag: '--db', source: files },
   ...['sync pull', 'sync status', 'sync push', 'sync discard'].map((command) => ({ command, flag: '--db', source: files })),

@@ -1,18 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/fake-context.js';
 import { CHOICES } from '../../src/commands/shared/choices.js';
-import { CHAMBER_STATUSES, CHAMBER_TYPES, EVENT_STATUSES, MEMBER_STATUSES, MEMBERSHIP_TYPES } from '../../src/contract/index.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { ChamberStatus, ChamberType, EventStatus, MemberStatus, MembershipType } from '../../src/contract/index.js';
+import { fakeContext } from '../helpers/fake-context.js';
 
 // a config directory that does not exist: a test reaching the session would fail with 3
 const cli = (...argv: string[]) => runInProcess(argv, '/nonexistent/chamberctl-register-test');
 
 describe('command registration', () => {
-  it('offers exactly the contract values as choices', () => {
-    expect(CHOICES.chamberType).toEqual(CHAMBER_TYPES);
-    expect(CHOICES.chamberStatus).toEqual(CHAMBER_STATUSES);
-    expect(CHOICES.memberStatus).toEqual(MEMBER_STATUSES);
-    expect(CHOICES.eventStatus).toEqual(EVENT_STATUSES);
-    expect(CHOICES.membershipType).toEqual(MEMBERSHIP_TYPES);
+  // The CLI's choices, the server's schemas and (test/server/openapi.test.ts) the published
+  // documents must name the same values: a value added to one and not the others fails here.
+  const program = buildProgram(fakeContext(), '0.0.0-test');
+  const choicesOf = (path: string, flag: string) => {
+    let cmd = program;
+    for (const name of path.split(' ')) cmd = cmd.commands.find((c) => c.name() === name)!;
+    return cmd.options.find((o) => o.long === flag)?.argChoices;
+  };
+
+  it.each([
+    ['chambers list', '--type', CHOICES.chamberType, ChamberType.options],
+    ['chambers create', '--type', CHOICES.chamberType, ChamberType.options],
+    ['chambers list', '--status', CHOICES.chamberStatus, ChamberStatus.options],
+    ['chambers list', '--sort', CHOICES.chamberSort, ['name', '-name', 'created_at', '-created_at']],
+    ['members list', '--status', CHOICES.memberStatus, MemberStatus.options],
+    ['members list', '--sort', CHOICES.memberSort, ['name', '-name', 'joined_at', '-joined_at']],
+    ['members add', '--membership-type', CHOICES.membershipType, MembershipType.options],
+    ['events list', '--status', CHOICES.eventStatus, EventStatus.options],
+  ])('%s %s offers exactly the values the server takes', (path, flag, choices, server) => {
+    expect(choicesOf(path, flag)).toEqual([...choices]);
+    expect([...choices]).toEqual([...server]);
   });
 
   it.each([

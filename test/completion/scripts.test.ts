@@ -55,17 +55,18 @@ describe('chamberctl __complete', () => {
     [['chambers', 'list', '--type', '']],
     [['profiles', 'use', '']],
     [['members', 'import', 'ch_1', '']],
+    [['chambers', 'list', '--sort', '']],
+    [['chambers', 'get', 'ch_1', '--include', 'members,']],
   ])('loads no HTTP, server, table, spinner, prompt or config-store code: %j', async (words) => {
     const { stdout, packages } = await dependenciesLoaded(['__complete', '--', ...words]);
     expect(stdout).toMatch(/:(no)?files\n$/);
     expect(packages).toContain('commander'); // the log sees bundled code
     for (const heavy of HEAVY) expect(packages, `__complete loaded ${heavy}`).not.toContain(heavy);
-    expect(packages, 'zod is only for values taken from the contract').not.toContain('zod');
+    expect(packages, 'the contract\'s values come from src/contract/values.ts, without zod').not.toContain('zod');
   });
 
-  it('loads the contract (zod) only for values taken from it', async () => {
-    const { stdout, packages } = await dependenciesLoaded(['__complete', '--', 'chambers', 'list', '--sort', '']);
-    expect(stdout).toBe('name\n-name\ncreated_at\n-created_at\n:nofiles\n');
-    for (const heavy of HEAVY) expect(packages, `__complete loaded ${heavy}`).not.toContain(heavy);
+  it('takes the sorts and includes from the contract without loading zod', async () => {
+    expect((await dependenciesLoaded(['__complete', '--', 'chambers', 'list', '--sort', ''])).stdout).toBe('name\n-name\ncreated_at\n-created_at\n:nofiles\n');
+    expect((await dependenciesLoaded(['__complete', '--', 'chambers', 'get', 'ch_1', '--include', 'members,'])).stdout).toBe('members,events\n:nofiles\n');
   });
 });

@@ -18,7 +18,7 @@ export function registerChambersCommands(program: Command, ctx: CliContext): voi
       .description('List chambers, one page at a time or all of them')
       .addOption(new Option('--type <type>', 'only chambers of this type (v2)').choices(CHOICES.chamberType))
       .addOption(new Option('--status <status>', 'only chambers in this status (v2)').choices(CHOICES.chamberStatus))
-      .option('--sort <field>', 'sort by name or created_at; a leading - sorts descending (v2)'),
+      .addOption(new Option('--sort <field>', 'sort by name or created_at; a leading - sorts descending (v2)').choices(CHOICES.chamberSort)),
   )
     .allowExcessArguments() // `--json id,name` (jsonOperands)
     .addHelpText(

@@ -36,7 +36,7 @@ export function registerMembersCommands(program: Command, ctx: CliContext): void
       .description("List a chamber's members")
       .argument('<chamber-id>', 'chamber id')
       .addOption(new Option('--status <status>', 'only members in this status (v2)').choices(CHOICES.memberStatus))
-      .option('--sort <field>', 'sort by name or joined_at; a leading - sorts descending (v2)'),
+      .addOption(new Option('--sort <field>', 'sort by name or joined_at; a leading - sorts descending (v2)').choices(CHOICES.memberSort)),
   )
     .allowExcessArguments() // `--json id,email` (jsonOperands)
     .addHelpText(

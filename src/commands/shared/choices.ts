@@ -1,10 +1,25 @@
-// The allowed values of the directory commands (their --help and their prompts). They are
-// repeated here rather than imported from src/contract, which would load zod on every start
-// (even for --help); test/commands/register.test.ts checks that they match the contract.
+// The allowed values of the directory commands (their --help, their prompts and shell
+// completion), from the contract's plain lists (src/contract/values.ts, no zod: --help stays
+// fast). test/commands/register.test.ts checks them against the server's schemas and the
+// published OpenAPI documents.
+import {
+  CHAMBER_INCLUDES,
+  CHAMBER_SORTS,
+  CHAMBER_STATUSES,
+  CHAMBER_TYPES,
+  EVENT_STATUSES,
+  MEMBER_SORTS,
+  MEMBER_STATUSES,
+  MEMBERSHIP_TYPES,
+} from '../../contract/values.js';
+
 export const CHOICES = {
-  chamberType: ['hq', 'subsidiary'],
-  chamberStatus: ['active', 'inactive', 'pending'],
-  memberStatus: ['active', 'inactive', 'pending'],
-  eventStatus: ['upcoming', 'past', 'canceled'],
-  membershipType: ['standard', 'premium', 'corporate', 'honorary'],
+  chamberType: CHAMBER_TYPES,
+  chamberStatus: CHAMBER_STATUSES,
+  chamberSort: CHAMBER_SORTS,
+  chamberInclude: CHAMBER_INCLUDES,
+  memberStatus: MEMBER_STATUSES,
+  memberSort: MEMBER_SORTS,
+  eventStatus: EVENT_STATUSES,
+  membershipType: MEMBERSHIP_TYPES,
 } as const;

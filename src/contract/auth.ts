@@ -2,18 +2,26 @@ import * as z from 'zod/mini';
 
 export const TOKEN_LIFETIME_SECONDS = 3600;
 
-/** POST /{version}/auth/token body (JSON or form-encoded); credentials may come by HTTP Basic instead. */
+export const GRANT_TYPE = 'client_credentials';
+
+/**
+ * POST /{version}/auth/token body (JSON or form-encoded). The client authenticates with
+ * client_id and client_secret here (`client_secret_post`) or by HTTP Basic
+ * (`client_secret_basic`, then client_secret is absent and client_id, if sent, the same).
+ * The endpoint answers in OAuth's terms (src/server/auth/token-endpoint.ts), so it reads the
+ * body itself; test/server/openapi.test.ts holds it to this schema.
+ */
 export const TokenRequest = z.object({
-  grant_type: z.optional(z.string()),
-  client_id: z.optional(z.string()),
-  client_secret: z.optional(z.string()),
+  grant_type: z.literal(GRANT_TYPE),
+  client_id: z.optional(z.string().check(z.minLength(1))),
+  client_secret: z.optional(z.string().check(z.minLength(1))),
 });
 export type TokenRequest = z.infer<typeof TokenRequest>;
 
 export const TokenResponse = z.object({
   access_token: z.string(),
   token_type: z.literal('Bearer'),
-  expires_in: z.int(),
+  expires_in: z.int().check(z.describe('Seconds the token is valid for')),
 });
 export type TokenResponse = z.infer<typeof TokenResponse>;
 

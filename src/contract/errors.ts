@@ -9,13 +9,16 @@ export const ValidationErrorBody = z.object({
   error: z.string(),
   fields: z.record(z.string(), z.array(z.string())),
 });
-export const OAuthErrorBody = z.object({
-  error: z.enum(['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_token']),
-  error_description: z.string(),
-});
+/** The token endpoint's errors (RFC 6749 section 5.2; 429 when one address fails too often). */
+export const TOKEN_ERRORS = ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'temporarily_unavailable'] as const;
+export const TokenErrorBody = z.object({ error: z.enum(TOKEN_ERRORS), error_description: z.string() });
+/** A resource endpoint's 401 (RFC 6750 section 3). */
+export const BearerErrorBody = z.object({ error: z.literal('invalid_token'), error_description: z.string() });
+/** Either OAuth-shaped error body, as the client reads them. */
+export const OAuthErrorBody = z.union([TokenErrorBody, BearerErrorBody]);
 export type ErrorBody = z.infer<typeof ErrorBody>;
 export type ValidationErrorBody = z.infer<typeof ValidationErrorBody>;
-export type OAuthErrorBody = z.infer<typeof OAuthErrorBody>;
+export type TokenErrorBody = z.infer<typeof TokenErrorBody>;
 
 /** Collects every zod issue under its dotted path, so all failing fields come back at once. */
 export function fieldErrors(error: z.core.$ZodError): FieldErrors {
@@ -61,7 +64,13 @@ export function parseQuery<S extends z.ZodMiniObject>(
     else input[key] = value;
   }
   const r = parseWith(schema, input);
-  if (!r.ok) Object.assign(fields, r.fields);
+  if (!r.ok) {
+    // a parameter's messages under its own name, also for an item of a list (`include.1`)
+    for (const [key, messages] of Object.entries(r.fields)) {
+      const name = key.split('.')[0]!;
+      fields[name] = [...new Set([...(fields[name] ?? []), ...messages])];
+    }
+  }
   if (Object.keys(fields).length) return { ok: false, fields };
   return r;
 }

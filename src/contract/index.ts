@@ -6,3 +6,5 @@ export * from './resources.js';
 export * from './queries.js';
 export * from './errors.js';
 export * from './auth.js';
+export * from './headers.js';
+export * from './health.js';

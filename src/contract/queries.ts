@@ -7,25 +7,71 @@ import {
   EventStatus,
   MEMBER_SORT_FIELDS,
   MemberStatus,
+  oneOf,
+  sortValues,
 } from './enums.js';
 
 export const PER_PAGE_DEFAULT = 20;
 export const PER_PAGE_MAX = 100;
+/** `include=` embeds at most this many members and this many events (the first of each list). */
+export const INCLUDE_LIMIT = 100;
 
 // Query values arrive as strings; these schemas parse them, for the server on the wire and
 // for the client on its option values, so both reject the same things with the same words.
+//
+// Each parameter is read in up to three steps: its text decoded (digits to a number, a
+// comma-separated list to an array), the typed value checked, then turned into what the code
+// uses (a sort field and direction, a UTC instant). The OpenAPI documents describe the middle
+// step, the typed value (an integer of at least 1, one of the sort values, ...), as OpenAPI
+// describes a query parameter: so every rule of that step is in the documents by construction.
 
-export const PageParam = z
-  .pipe(z.string().check(z.regex(/^\d+$/, 'must be a positive integer')), z.transform(Number))
-  .check(
-    z.refine((n: number) => n >= 1, 'must be a positive integer'),
-    z.refine((n: number) => Number.isSafeInteger(n), 'is too large'),
-  );
+/** How a parameter's typed value is written in a query (OpenAPI `style`, `explode`). */
+export interface QueryParamInfo {
+  typed: z.ZodMiniType;
+  /** An array written as one comma-separated value (`include=members,events`). */
+  commaSeparated?: boolean;
+}
+
+const PARAMS = new WeakMap<z.ZodMiniType, QueryParamInfo>();
+
+/** The typed value a query parameter's parser checks (undefined for a plain string schema). */
+export function queryParamInfo(parser: z.ZodMiniType): QueryParamInfo | undefined {
+  return PARAMS.get(parser);
+}
+
+function queryParam<const D extends z.core.SomeType, T extends z.core.$ZodType<unknown, z.output<D>>>(
+  decode: D,
+  typed: T,
+  info: Omit<QueryParamInfo, 'typed'> = {},
+) {
+  const parser = z.pipe(decode, typed);
+  PARAMS.set(parser, { typed: typed as unknown as z.ZodMiniType, ...info });
+  return parser;
+}
+
+/** Then: the typed value turned into what the code uses. */
+function thenTransform<const S extends z.core.SomeType, O>(parser: S, after: (value: z.output<S>) => O) {
+  const out = z.pipe(parser, z.transform(after));
+  PARAMS.set(out, PARAMS.get(parser as unknown as z.ZodMiniType)!);
+  return out;
+}
+
+const POSITIVE = 'must be a positive integer';
+const digits = z.string().check(z.regex(/^\d+$/, POSITIVE));
+
+export const PageParam = queryParam(
+  z.pipe(digits, z.transform(Number)),
+  z.int({ error: 'is too large' }).check(z.gte(1, POSITIVE), z.lte(Number.MAX_SAFE_INTEGER, 'is too large')),
+);
 
 /** per_page above the maximum is clamped to it (decisions.md), however large. */
-export const PerPageParam = z.pipe(
-  z.string().check(z.regex(/^\d+$/, 'must be a positive integer'), z.refine((s) => /[1-9]/.test(s), 'must be a positive integer')),
-  z.transform((s: string) => (s.replace(/^0+/, '').length > 3 ? PER_PAGE_MAX : Math.min(Number(s), PER_PAGE_MAX))),
+export const PerPageParam = thenTransform(
+  queryParam(
+    // digits past any integer's precision still mean "more than the maximum"
+    z.pipe(digits, z.transform((s: string) => (s.replace(/^0+/, '').length > 15 ? Number.MAX_SAFE_INTEGER : Number(s)))),
+    z.int().check(z.gte(1, POSITIVE)),
+  ),
+  (n: number) => Math.min(n, PER_PAGE_MAX),
 );
 
 export interface Sort<F extends string> {
@@ -34,24 +80,26 @@ export interface Sort<F extends string> {
 }
 
 export function sortParam<const F extends string>(fields: readonly F[]) {
-  const allowed = fields.flatMap((f) => [f, `-${f}`]).join(', ');
-  return z.pipe(
-    z.string().check(z.refine((s) => (fields as readonly string[]).includes(s.replace(/^-/, '')), `must be one of: ${allowed}`)),
-    z.transform((s: string): Sort<F> => ({ field: s.replace(/^-/, '') as F, desc: s.startsWith('-') })),
+  const values = sortValues(fields);
+  return thenTransform(
+    queryParam(z.string(), z.enum(values, { error: oneOf(values) })),
+    (s: string): Sort<F> => ({ field: s.replace(/^-/, '') as F, desc: s.startsWith('-') }),
   );
 }
 
 /** An ISO 8601 date (YYYY-MM-DD) or date-time with Z or an offset; normalised to UTC. */
 export function dateParam(edge: 'start' | 'end') {
-  return z.pipe(
-    z.string().check(
-      z.refine(isIsoDateOrDateTime, 'must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T09:00:00Z)'),
-      // Kept within 0000-9999 in UTC so the text compares as the instant does
-      // (9999-12-31T23:59:59-23:59 would be +010000-…, which sorts before 2025).
-      z.refine((s) => s.length === 10 || !isIsoDateOrDateTime(s) || inFourDigitYears(new Date(s)), 'must fall between the years 0000 and 9999 in UTC'),
+  return thenTransform(
+    queryParam(
+      z.string(),
+      z.union([IsoDate, IsoDateTime], { error: 'must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T09:00:00Z)' }).check(
+        // Kept within 0000-9999 in UTC so the text compares as the instant does
+        // (9999-12-31T23:59:59-23:59 would be +010000-…, which sorts before 2025).
+        z.refine((s) => s.length === 10 || !isIsoDateOrDateTime(s) || inFourDigitYears(new Date(s)), 'must fall between the years 0000 and 9999 in UTC'),
+      ),
     ),
     // A bare date means the whole day: from its first instant, or to its last.
-    z.transform((s: string) => (s.length === 10 ? `${s}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}Z` : new Date(s).toISOString())),
+    (s: string) => (s.length === 10 ? `${s}T${edge === 'start' ? '00:00:00.000' : '23:59:59.999'}Z` : new Date(s).toISOString()),
   );
 }
 
@@ -60,19 +108,13 @@ const IsoDateTime = z.iso.datetime({ offset: true });
 const isIsoDateOrDateTime = (s: string) => IsoDate.safeParse(s).success || IsoDateTime.safeParse(s).success;
 const inFourDigitYears = (at: Date) => at.getUTCFullYear() >= 0 && at.getUTCFullYear() <= 9999;
 
-export const IncludeParam = z.pipe(
-  z
-    .pipe(
-      z.string(),
-      z.transform((s: string) => s.split(',').map((x) => x.trim()).filter(Boolean)),
-    )
-    .check(
-      z.refine(
-        (xs: string[]) => xs.every((x) => (CHAMBER_INCLUDES as readonly string[]).includes(x)),
-        `must be a comma-separated list of: ${CHAMBER_INCLUDES.join(', ')}`,
-      ),
-    ),
-  z.transform((xs: string[]) => [...new Set(xs)] as (typeof CHAMBER_INCLUDES)[number][]),
+export const IncludeParam = thenTransform(
+  queryParam(
+    z.pipe(z.string(), z.transform((s: string) => s.split(',').map((x) => x.trim()).filter(Boolean))),
+    z.array(z.enum(CHAMBER_INCLUDES, { error: `must be a comma-separated list of: ${CHAMBER_INCLUDES.join(', ')}` })),
+    { commaSeparated: true },
+  ),
+  (xs) => [...new Set(xs)],
 );
 
 const paging = {

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { COUNTRY_CODES } from './countries.js';
+import { INCLUDE_LIMIT } from './queries.js';
 import { hasNoNul, HOLDS_NUL, isWellFormed, NOT_WELL_FORMED } from './text.js';
 import {
   ChamberStatus,
@@ -13,7 +14,14 @@ import {
 function requiredText(max: number) {
   return z
     .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
-    .check(z.refine(isWellFormed, NOT_WELL_FORMED), z.refine(hasNoNul, HOLDS_NUL), z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(max, `must be at most ${max} characters`));
+    .check(
+      z.refine(isWellFormed, NOT_WELL_FORMED),
+      z.refine(hasNoNul, HOLDS_NUL),
+      z.trim(),
+      z.minLength(1, 'must not be empty'),
+      z.regex(/\S/, 'must not be empty'), // (for the OpenAPI documents: spaces alone are empty once trimmed)
+      z.maxLength(max, `must be at most ${max} characters`),
+    );
 }
 
 /** An optional string that may also be sent as null; empty means absent. */
@@ -24,9 +32,18 @@ function optionalText(max: number) {
   );
 }
 
+const COUNTRY_MESSAGE = 'must be an ISO 3166-1 alpha-2 country code, e.g. DE';
+
 export const CountryCode = z
   .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
-  .check(z.trim(), z.toUpperCase(), z.refine((v) => COUNTRY_CODES.has(v), 'must be an ISO 3166-1 alpha-2 country code, e.g. DE'));
+  .check(
+    z.trim(),
+    z.regex(/^[A-Za-z]{2}$/, COUNTRY_MESSAGE),
+    z.toUpperCase(),
+    z.refine((v) => COUNTRY_CODES.has(v), COUNTRY_MESSAGE),
+    z.describe('An officially assigned ISO 3166-1 alpha-2 code (249 of them: `EU`, `XK`, `ZZ` are refused), in any case; stored upper case.'),
+    z.meta({ examples: ['DE'] }),
+  );
 
 // ---------------------------------------------------------------- payloads (v2 writes)
 
@@ -71,6 +88,12 @@ export const ChamberCreate = z
     },
     { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
     ),
+    // The same rule for the OpenAPI documents, which cannot read the function above.
+    z.meta({
+      if: { properties: { type: { const: 'subsidiary' } }, required: ['type'] },
+      then: { properties: { hq_id: { type: 'string', pattern: '\\S' } }, required: ['hq_id'] },
+      else: { properties: { hq_id: { type: 'null' } } },
+    }),
   );
 export type ChamberCreate = z.output<typeof ChamberCreate>;
 
@@ -89,7 +112,7 @@ export const Phone = z.pipe(
         z.refine(isWellFormed, NOT_WELL_FORMED), z.refine(hasNoNul, HOLDS_NUL),
         z.trim(),
         z.maxLength(40, 'must be at most 40 characters'),
-        z.refine((v) => v === '' || /^\+?[0-9][0-9 ().\-/]*$/.test(v), 'must be a phone number (digits, spaces, + ( ) . - /)'),
+        z.regex(/^(?:\+?[0-9][0-9 ().\-/]*)?$/, 'must be a phone number (digits, spaces, + ( ) . - /)'),
       ),
   ),
   z.transform((v: string | null | undefined) => (v ? v : null)),
@@ -109,48 +132,69 @@ export type MemberCreate = z.output<typeof MemberCreate>;
 
 // ---------------------------------------------------------------- resources as returned
 
-export const Address = z.object({
-  street: z.string(),
-  city: z.string(),
-  postal_code: z.nullable(z.string()),
-  country: z.string().check(z.length(2)),
-});
+// Returned records may carry fields this project does not know: a copy made by `sync pull`
+// serves every field the remote returned (cli.md), so the documents leave them open.
+const open = z.meta({ additionalProperties: true });
+const instant = () => z.string().check(z.describe('ISO 8601, UTC'), z.meta({ format: 'date-time' }));
+
+export const Address = z
+  .object({
+    street: z.string(),
+    city: z.string(),
+    postal_code: z.nullable(z.string()),
+    country: z.string().check(z.length(2)),
+  })
+  .check(open);
 export type Address = z.infer<typeof Address>;
 
-export const Member = z.object({
-  id: z.string(),
-  chamber_id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  phone: z.nullable(z.string()),
-  membership_type: MembershipType,
-  status: MemberStatus,
-  joined_at: z.string().check(z.describe('ISO 8601, UTC')),
-});
+export const Member = z
+  .object({
+    id: z.string(),
+    chamber_id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    phone: z.nullable(z.string()),
+    membership_type: MembershipType,
+    status: MemberStatus,
+    joined_at: instant(),
+  })
+  .check(open);
 export type Member = z.infer<typeof Member>;
 
-export const Event = z.object({
-  id: z.string(),
-  chamber_id: z.string(),
-  title: z.string(),
-  status: EventStatus,
-  starts_at: z.string().check(z.describe('ISO 8601, UTC')),
-  ends_at: z.string().check(z.describe('ISO 8601, UTC')),
-  location: z.nullable(z.string()),
-});
+export const Event = z
+  .object({
+    id: z.string(),
+    chamber_id: z.string(),
+    title: z.string(),
+    status: EventStatus,
+    starts_at: instant(),
+    ends_at: instant(),
+    location: z.nullable(z.string()),
+  })
+  .check(open);
 export type Event = z.infer<typeof Event>;
 
-export const Chamber = z.object({
+const chamberFields = {
   id: z.string(),
   name: z.string(),
   type: ChamberType,
   hq_id: z.nullable(z.string()),
   status: ChamberStatus,
   address: Address,
-  created_at: z.string().check(z.describe('ISO 8601, UTC')),
-  members: z.optional(z.array(Member)).check(z.describe('present with include=members (v2)')),
-  events: z.optional(z.array(Event)).check(z.describe('present with include=events (v2)')),
-});
+  created_at: instant(),
+};
+
+/** A chamber as lists, `POST /v2/chambers` and v1 return it. */
+export const ChamberRecord = z.object(chamberFields).check(open);
+
+/** A chamber as `GET /v2/chambers/{id}` returns it: with `include=`, its first members and events. */
+export const Chamber = z
+  .object({
+    ...chamberFields,
+    members: z.optional(z.array(Member).check(z.maxLength(INCLUDE_LIMIT))).check(z.describe(`With include=members: the chamber's first ${INCLUDE_LIMIT} members, in the members list's default order`)),
+    events: z.optional(z.array(Event).check(z.maxLength(INCLUDE_LIMIT))).check(z.describe(`With include=events: the chamber's first ${INCLUDE_LIMIT} events, in the events list's default order`)),
+  })
+  .check(open);
 export type Chamber = z.infer<typeof Chamber>;
 
 export const ListMeta = z.object({

@@ -1,12 +1,13 @@
 import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import type { ApiVersion } from '../contract/index.js';
+import type { ApiVersion, HealthOk, HealthUnavailable } from '../contract/index.js';
 import { CredentialGuard } from './auth/credential-guard.js';
 import { registerTokenEndpoint } from './auth/token-endpoint.js';
 import type { ServerDeps } from './deps.js';
 import { sendError, sendOAuthError } from './errors.js';
 import { isUnavailable } from '../storage/store.js';
-import { authServerMetadata, openApiDocument } from './openapi.js';
+import { authServerMetadata } from './auth/metadata.js';
+import { openApiDocument } from './openapi/document.js';
 import { registerChamberRoutes } from './routes/chambers.js';
 import { registerEventRoutes } from './routes/events.js';
 import { registerMemberRoutes } from './routes/members.js';
@@ -153,8 +154,9 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   const guard = new CredentialGuard(() => opts.now().getTime());
 
   app.get('/healthz', async (_request, reply) => {
-    if (await answersWithin(opts.store.ping(), HEALTH_TIMEOUT_MS)) return { status: 'ok', database: 'ok' };
-    return reply.code(503).type('application/json; charset=utf-8').header('Retry-After', '1').send({ status: 'unavailable', error: 'the database does not answer' });
+    if (await answersWithin(opts.store.ping(), HEALTH_TIMEOUT_MS)) return { status: 'ok', database: 'ok' } satisfies HealthOk;
+    const body: HealthUnavailable = { status: 'unavailable', error: 'the database does not answer' };
+    return reply.code(503).type('application/json; charset=utf-8').header('Retry-After', '1').send(body);
   });
   methodNotAllowed(app, '/healthz', ['GET']);
   // Liveness, for an orchestrator that restarts a stuck process: 200 while the process runs,

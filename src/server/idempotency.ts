@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { IDEMPOTENCY_HEADER, IdempotencyKey } from '../contract/index.js';
 import type { IdempotentWrite } from '../storage/store.js';
 import type { ServerDeps } from './deps.js';
 import { sendFieldErrors } from './errors.js';
@@ -8,9 +9,6 @@ import { sendFieldErrors } from './errors.js';
 // the same client with the same request, within 24 hours, gets the first answer and creates
 // nothing; the same key with another request is a 422 naming the header. Only a creation is
 // remembered: a request that was refused (422, 409) is judged again when repeated.
-
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
-const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * The request's key, ready for the store: undefined without the header, null when the header
@@ -24,16 +22,17 @@ export function idempotentWrite(
 ): IdempotentWrite | undefined | null {
   const header = request.headers['idempotency-key'];
   if (header === undefined) return undefined;
-  if (typeof header !== 'string' || !VALID_KEY.test(header)) {
+  const key = typeof header === 'string' ? IdempotencyKey.safeParse(header) : undefined;
+  if (!key?.success) {
     sendFieldErrors(reply, 400, `the ${IDEMPOTENCY_HEADER} header must be 1 to 255 visible ASCII characters, sent once`, {
-      [IDEMPOTENCY_HEADER]: ['must be 1 to 255 visible ASCII characters'],
+      [IDEMPOTENCY_HEADER]: [key?.error.issues[0]?.message ?? 'must be 1 to 255 visible ASCII characters'],
     });
     return null;
   }
   const path = request.url.split('?')[0]!;
   return {
     clientId: request.clientId,
-    key: header,
+    key: key.data,
     requestHash: createHash('sha256').update(`${request.method} ${path}\n${JSON.stringify(request.body ?? null)}`).digest('base64url'),
     nowMs: deps.now().getTime(),
     location,

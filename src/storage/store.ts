@@ -42,9 +42,6 @@ export interface EventFilter extends Paging {
   to?: string;
 }
 
-/** How many embedded items `include=` returns per relation (README: "include"). */
-export const INCLUDE_LIMIT = 100;
-
 /**
  * Errors that mean the database cannot be reached right now (PostgreSQL restarting, the
  * network to it gone, a SQLite file another process keeps locked): the server answers 503

@@ -3,6 +3,7 @@ import { runInProcess } from '../helpers/fake-context.js';
 import { CHOICES } from '../../src/commands/shared/choices.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { ChamberStatus, ChamberType, EventStatus, MemberStatus, MembershipType } from '../../src/contract/index.js';
+import { openApiDocument } from '../../src/server/openapi/document.js';
 import { fakeContext } from '../helpers/fake-context.js';
 
 // a config directory that does not exist: a test reaching the session would fail with 3
@@ -17,6 +18,26 @@ describe('command registration', () => {
     for (const name of path.split(' ')) cmd = cmd.commands.find((c) => c.name() === name)!;
     return cmd.options.find((o) => o.long === flag)?.argChoices;
   };
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const doc = openApiDocument('v2', 'http://127.0.0.1:8080') as any;
+  const op = (path: string, method: string) => doc.paths[path][method];
+  const param = (path: string, name: string) => op(path, 'get').parameters.find((p: { name: string }) => p.name === name).schema;
+  const body = (name: string) => doc.components.schemas[name].properties;
+
+  it.each([
+    ['chambers list', '--type', CHOICES.chamberType, param('/chambers', 'filter[type]').enum],
+    ['chambers list', '--status', CHOICES.chamberStatus, param('/chambers', 'filter[status]').enum],
+    ['chambers list', '--sort', CHOICES.chamberSort, param('/chambers', 'sort').enum],
+    ['chambers get', '--include', CHOICES.chamberInclude, param('/chambers/{id}', 'include').items.enum],
+    ['chambers create', '--type', CHOICES.chamberType, body('ChamberCreate').type.enum],
+    ['members list', '--status', CHOICES.memberStatus, param('/chambers/{chamber_id}/members', 'filter[status]').enum],
+    ['members list', '--sort', CHOICES.memberSort, param('/chambers/{chamber_id}/members', 'sort').enum],
+    ['members add', '--membership-type', CHOICES.membershipType, body('MemberCreate').membership_type.enum],
+    ['events list', '--status', CHOICES.eventStatus, param('/chambers/{chamber_id}/events', 'filter[status]').enum],
+  ])('%s %s offers the values of the published document', (_path, _flag, choices, published) => {
+    expect([...choices]).toEqual(published);
+  });
 
   it.each([
     ['chambers list', '--type', CHOICES.chamberType, ChamberType.options],

@@ -1,4 +1,9 @@
-/** A small fetch wrapper for server tests: returns status, headers and parsed JSON. */
+import { checkServeAnswer } from './conformance.js';
+
+/**
+ * A small fetch wrapper for server tests: returns status, headers and parsed JSON. An answer
+ * of a `serve` process the tests started must conform to its OpenAPI document (else it throws).
+ */
 export interface Reply {
   status: number;
   headers: Headers;
@@ -21,6 +26,7 @@ export async function call(
   }
   const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
   const text = await res.text();
+  checkServeAnswer(baseUrl, { method, url: path, status: res.status, headers: Object.fromEntries(res.headers), body: text });
   let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;

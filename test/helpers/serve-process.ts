@@ -1,5 +1,6 @@
 import { execa, type ResultPromise } from 'execa';
 import { BIN, cleanEnv } from './cli.js';
+import { watchServeProcess } from './conformance.js';
 
 export interface ServeProcess {
   proc: ResultPromise;
@@ -37,6 +38,7 @@ export async function startServeProcess(args: string[], env: Record<string, stri
       reject(new Error(`serve exited early:\n${stdout}\n${stderr}`));
     });
   });
+  watchServeProcess(baseUrl);
   return {
     proc,
     baseUrl,

@@ -1,5 +1,6 @@
 import { startServer, type RunningServer } from '../../src/server/start.js';
 import { PgStorage } from '../../src/storage/postgres/pg-storage.js';
+import { Conformance, watchAnswers } from './conformance.js';
 import type { FixtureWriter } from './fixture.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
 
@@ -16,6 +17,9 @@ export interface TestServer {
   rows(table: string): Promise<Record<string, unknown>[]>;
   /** Token requests the server has answered so far. */
   tokenRequests(): number;
+  /** Every answer checked against the server's OpenAPI documents (test/helpers/conformance.ts). */
+  conformance: Conformance;
+  /** Stops the server; throws when any answer did not conform to its OpenAPI document. */
   close(): Promise<void>;
 }
 
@@ -52,6 +56,8 @@ export async function startTestServer(
     throw err;
   });
   const pg = server.store instanceof PgStorage ? server.store : undefined;
+  const conformance = new Conformance(server.baseUrl);
+  watchAnswers(server.app.server, conformance);
   return {
     baseUrl: server.baseUrl,
     clientId: TEST_CLIENT_ID,
@@ -65,9 +71,14 @@ export async function startTestServer(
       return (rows as Record<string, unknown>[]).map(hex);
     },
     tokenRequests: () => server.stats.tokenRequests,
+    conformance,
     async close() {
       await server.close();
       await db?.drop();
+      const { problems } = conformance;
+      if (problems.length) {
+        throw new Error(`${problems.length} of ${conformance.checked} answers do not conform to the server's OpenAPI document:\n${problems.slice(0, 20).join('\n')}`);
+      }
     },
   };
 }

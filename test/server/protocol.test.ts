@@ -117,33 +117,3 @@ describe('request bodies', () => {
     expect(r.status).toBe(201);
   });
 });
-
-describe('OpenAPI', () => {
-  it.each(['v1', 'v2'])('serves an OpenAPI 3.1 document for %s generated from the contract', async (version) => {
-    const r = await call(srv.baseUrl, 'GET', `/${version}/openapi.json`);
-    expect(r.status).toBe(200);
-    expect(r.body.openapi).toBe('3.1.0');
-    expect(r.body.servers[0].url).toBe(`${srv.baseUrl}/${version}`);
-    const chamber = r.body.components.schemas.Chamber;
-    expect(chamber.properties.address.properties.country).toBeTruthy();
-    expect(chamber.properties.status.enum).toEqual(['active', 'inactive', 'pending']);
-    const params = r.body.paths['/chambers'].get.parameters.map((p: { name: string }) => p.name);
-    if (version === 'v1') {
-      expect(params).toEqual(['page', 'per_page']);
-      expect(r.body.paths['/chambers'].post).toBeUndefined();
-      expect(r.body.paths['/chambers/{id}/events']).toBeUndefined();
-    } else {
-      expect(params).toEqual(['page', 'per_page', 'filter[type]', 'filter[status]', 'sort']);
-      expect(r.body.components.schemas.MemberCreate.properties.membership_type.enum).toEqual([
-        'standard',
-        'premium',
-        'corporate',
-        'honorary',
-      ]);
-      expect(r.body.components.schemas.MemberCreate.required).toEqual(
-        expect.arrayContaining(['name', 'email', 'membership_type']),
-      );
-      expect(r.body.paths['/chambers/{id}/events'].get).toBeTruthy();
-    }
-  });
-});

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { TOKEN_LIFETIME_SECONDS, type ApiVersion } from '../../contract/index.js';
+import { GRANT_TYPE, TOKEN_LIFETIME_SECONDS, type ApiVersion } from '../../contract/index.js';
 import { isJsonObject, sendOAuthError } from '../errors.js';
 import type { ServerDeps } from '../deps.js';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -58,7 +58,7 @@ export function registerTokenEndpoint(app: FastifyInstance, version: ApiVersion,
 
     const grantType = get('grant_type');
     if (!grantType) return sendOAuthError(reply, 400, 'invalid_request', 'grant_type is required');
-    if (grantType !== 'client_credentials') {
+    if (grantType !== GRANT_TYPE) {
       return sendOAuthError(reply, 400, 'unsupported_grant_type', 'only grant_type=client_credentials is supported');
     }
 

@@ -3,13 +3,14 @@ import {
   ChamberCreate,
   ChamberGetQueryV2,
   ChambersQueryV2,
+  INCLUDE_LIMIT,
   parseQuery,
   parseWith,
   type ApiVersion,
   type Chamber,
   type FieldErrors,
 } from '../../contract/index.js';
-import { INCLUDE_LIMIT, parseJsonText } from '../../storage/store.js';
+import { parseJsonText } from '../../storage/store.js';
 import { requireBearer } from '../auth/bearer.js';
 import type { ServerDeps } from '../deps.js';
 import { isJsonObject, sendError, sendFieldErrors } from '../errors.js';

@@ -35,12 +35,17 @@ export function registerMemberRoutes(app: FastifyInstance, version: ApiVersion, 
     if (idem === null || (idem && (await answerFromKey(reply, deps, idem)))) return reply;
     // An absent chamber is a 404 whatever the body. The store checks it as it adds (one
     // statement on PostgreSQL); a body that is refused first checks it here.
-    const absent = async () => !(await deps.store.chamberType(chamberId)) && sendError(reply, 404, chamberNotFound(chamberId));
+    // (A boolean, not the reply: awaiting a reply waits for it to be sent and yields nothing.)
+    const absent = async () => {
+      if (await deps.store.chamberType(chamberId)) return false;
+      sendError(reply, 404, chamberNotFound(chamberId));
+      return true;
+    };
     if (!isJsonObject(request.body)) {
-      return (await absent()) || sendError(reply, 400, 'the request body must be a JSON object (Content-Type: application/json)');
+      return (await absent()) ? reply : sendError(reply, 400, 'the request body must be a JSON object (Content-Type: application/json)');
     }
     const r = parseWith(MemberCreate, request.body);
-    if (!r.ok) return (await absent()) || sendFieldErrors(reply, 422, 'validation failed', r.fields);
+    if (!r.ok) return (await absent()) ? reply : sendFieldErrors(reply, 422, 'validation failed', r.fields);
     const member = await deps.store.addMember(chamberId, r.value, deps.now(), undefined, undefined, idem);
     if (member === 'no-chamber') return sendError(reply, 404, chamberNotFound(chamberId));
     // a request with the same key may have got there first (through any instance)

@@ -1,0 +1,381 @@
+import type * as z from 'zod/mini';
+import {
+  Address,
+  BearerErrorBody,
+  Chamber,
+  ChamberCreate,
+  ChamberGetQueryV2,
+  ChamberRecord,
+  ChambersQueryV2,
+  ErrorBody,
+  Event,
+  EventsQueryV2,
+  HealthOk,
+  HealthUnavailable,
+  IDEMPOTENCY_HEADER,
+  IdempotencyKey,
+  ListMeta,
+  ListQueryV1,
+  Member,
+  MemberCreate,
+  MembersQueryV2,
+  TokenErrorBody,
+  TokenRequest,
+  TokenResponse,
+  ValidationErrorBody,
+  listEnvelope,
+  type ApiVersion,
+} from '../../contract/index.js';
+import { queryParameters } from './parameters.js';
+import { componentSchemas, toJsonSchema, type Json } from './schemas.js';
+import { INFO_DESCRIPTION, QUERY_TEXTS, TAGS } from './texts.js';
+
+// The OpenAPI 3.1 document of each version: parameters and bodies from the contract's zod
+// schemas (what the server validates with), around them the hand-written parts: summaries,
+// descriptions, the statuses and headers each operation answers with. Each version's
+// document holds only what that version serves, and only the components its operations use.
+
+const ChamberList = listEnvelope(ChamberRecord);
+const MemberList = listEnvelope(Member);
+const EventList = listEnvelope(Event);
+
+/** The component name of each schema a document may use, as returned (output) or sent (input). */
+const OUTPUT_NAMES = new Map<z.core.$ZodType, string>([
+  [Address, 'Address'],
+  [ChamberRecord, 'Chamber'],
+  [Chamber, 'ChamberWithIncludes'],
+  [Member, 'Member'],
+  [Event, 'Event'],
+  [ListMeta, 'ListMeta'],
+  [ChamberList, 'ChamberList'],
+  [MemberList, 'MemberList'],
+  [EventList, 'EventList'],
+  [TokenResponse, 'TokenResponse'],
+  [ErrorBody, 'Error'],
+  [ValidationErrorBody, 'ValidationError'],
+  [TokenErrorBody, 'TokenError'],
+  [BearerErrorBody, 'BearerError'],
+  [HealthOk, 'Health'],
+  [HealthUnavailable, 'HealthUnavailable'],
+]);
+const INPUT_NAMES = new Map<z.core.$ZodType, string>([
+  [ChamberCreate, 'ChamberCreate'],
+  [MemberCreate, 'MemberCreate'],
+  [TokenRequest, 'TokenRequest'],
+]);
+
+const HEADERS: Record<string, Json> = {
+  Location: { description: 'The path of the new resource.', required: true, schema: { type: 'string', format: 'uri-reference' } },
+  IdempotentReplayed: {
+    description: `Present when the answer is the stored answer to an earlier request with the same ${IDEMPOTENCY_HEADER}; nothing was created.`,
+    schema: { type: 'string', enum: ['true'] },
+  },
+  WWWAuthenticateBearer: {
+    description: 'RFC 6750: `Bearer realm="chamber-directory"`, with `error="invalid_token"` and `error_description` when a token was sent.',
+    required: true,
+    schema: { type: 'string' },
+  },
+  WWWAuthenticateBasic: {
+    description: 'When the client tried HTTP Basic: `Basic realm="chamber-directory"`.',
+    schema: { type: 'string' },
+  },
+  RetryAfter: { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'integer', minimum: 0 } },
+  CacheControl: { description: 'Token answers are never cached (RFC 6749 section 5.1).', required: true, schema: { type: 'string', enum: ['no-store'] } },
+  Pragma: { required: true, schema: { type: 'string', enum: ['no-cache'] } },
+};
+
+const RESPONSES: Record<string, Json> = {
+  Unauthorized: {
+    description: 'No bearer token, or one that is malformed, unknown, expired or issued by the other version.',
+    headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWWAuthenticateBearer' } },
+    content: json(ref('BearerError')),
+  },
+  Unavailable: {
+    description: 'The database is unavailable (a restart, a failover); try again shortly.',
+    headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+    content: json(ref('Error')),
+  },
+  ChamberNotFound: { description: 'No chamber has this id.', content: json(ref('Error')) },
+  TooLarge: { description: 'The body is larger than 1 MiB.', content: json(ref('Error')) },
+};
+
+function ref(name: string): Json {
+  return { $ref: `#/components/schemas/${name}` };
+}
+function json(schema: Json): Json {
+  return { 'application/json': { schema } };
+}
+const response = (name: string) => ({ $ref: `#/components/responses/${name}` });
+const oneOfBodies = (...names: string[]) => (names.length === 1 ? ref(names[0]!) : { anyOf: names.map(ref) });
+const error = (description: string, ...names: string[]) => ({ description, content: json(oneOfBodies(...names)) });
+
+const pathParameter = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+const CHAMBER_ID = pathParameter('chamber_id', 'The chamber: an opaque id (`ch_…`).');
+
+const idempotencyKey = {
+  name: IDEMPOTENCY_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    'Makes the POST safe to repeat: the same key from the same client with the same body, within 24 hours, gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is a 422 naming the header.',
+  schema: toJsonSchema(IdempotencyKey, 'input'),
+  example: 'import-2026-03-01-row-17',
+};
+
+const created = (what: string, schema: string) => ({
+  description: `Created: the new ${what}.`,
+  headers: {
+    Location: { $ref: '#/components/headers/Location' },
+    'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' },
+  },
+  content: json(ref(schema)),
+});
+
+const badPost = error(`The body is not a JSON object, or the ${IDEMPOTENCY_HEADER} header is malformed (then \`fields\` names it).`, 'Error', 'ValidationError');
+
+function paths(version: ApiVersion): Json {
+  const v2 = version === 'v2';
+  const badQuery = v2
+    ? error('A query parameter is not valid; `fields` names each one (as sent, e.g. `filter[status]`).', 'ValidationError')
+    : error('`page` or `per_page` is not valid.', 'Error');
+  const list = (operationId: string, tag: string, summary: string, item: string, query: z.ZodMiniObject, chamberScoped: boolean) => ({
+    operationId,
+    tags: [tag],
+    summary,
+    description: `A page of the list, in its order (ties broken by \`id\`): walking the pages while nothing is written never repeats or skips an item.${v2 ? '' : ' v1 takes paging only and ignores every other parameter.'}`,
+    parameters: [...(chamberScoped ? [CHAMBER_ID] : []), ...queryParameters(query, QUERY_TEXTS)],
+    responses: {
+      200: { description: 'A page of the list.', content: json(ref(`${item}List`)) },
+      400: badQuery,
+      401: response('Unauthorized'),
+      ...(chamberScoped ? { 404: response('ChamberNotFound') } : {}),
+      503: response('Unavailable'),
+    },
+  });
+
+  const out: Json = {
+    '/auth/token': {
+      post: {
+        operationId: 'issueToken',
+        tags: ['Authentication'],
+        summary: 'Issue an access token (client credentials grant)',
+        description: `A bearer token for ${version}, valid for 3600 seconds, on ${version} only. The client authenticates either with \`client_id\` and \`client_secret\` in the body (\`client_secret_post\`) or by HTTP Basic (\`client_secret_basic\`: id and secret form-urlencoded, then Base64), not both. Past 30 failed authentications from one address within a minute, that address is answered 429.`,
+        security: [{}, { clientSecretBasic: [] }],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: ref('TokenRequest') },
+            'application/x-www-form-urlencoded': { schema: ref('TokenRequest') },
+          },
+        },
+        responses: {
+          200: {
+            description: 'The token.',
+            headers: { 'Cache-Control': { $ref: '#/components/headers/CacheControl' }, Pragma: { $ref: '#/components/headers/Pragma' } },
+            content: json(ref('TokenResponse')),
+          },
+          400: error('`invalid_request` (a parameter missing or repeated, credentials sent twice, a body that is not JSON or form data) or `unsupported_grant_type`.', 'TokenError'),
+          401: {
+            description: '`invalid_client`: the client authentication failed.',
+            headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWWAuthenticateBasic' } },
+            content: json(ref('TokenError')),
+          },
+          413: error('`invalid_request`: the body is larger than 1 MiB.', 'TokenError'),
+          429: {
+            description: '`temporarily_unavailable`: too many failed client authentications from this address.',
+            headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+            content: json(ref('TokenError')),
+          },
+          503: response('Unavailable'),
+        },
+      },
+    },
+    '/chambers': {
+      get: list('listChambers', 'Chambers', 'List chambers', 'Chamber', v2 ? ChambersQueryV2 : ListQueryV1, false),
+      ...(v2 && {
+        post: {
+          operationId: 'createChamber',
+          tags: ['Chambers'],
+          summary: 'Create a chamber',
+          description: 'A new chamber starts `active`. A subsidiary names its HQ in `hq_id`, which must be an existing chamber of type `hq` (else 422 on `hq_id`).',
+          parameters: [idempotencyKey],
+          requestBody: { required: true, content: json(ref('ChamberCreate')) },
+          responses: {
+            201: created('chamber', 'Chamber'),
+            400: badPost,
+            401: response('Unauthorized'),
+            409: error(`A request with this ${IDEMPOTENCY_HEADER} is still in progress; retry it.`, 'Error'),
+            413: response('TooLarge'),
+            422: error('The body breaks a rule: `fields` names every failing field (dotted, e.g. `address.city`), or the Idempotency-Key, used with another request.', 'ValidationError'),
+            503: response('Unavailable'),
+          },
+        },
+      }),
+    },
+    '/chambers/{id}': {
+      get: {
+        operationId: 'getChamber',
+        tags: ['Chambers'],
+        summary: 'Get a chamber',
+        parameters: [pathParameter('id', 'The chamber: an opaque id (`ch_…`).'), ...(v2 ? queryParameters(ChamberGetQueryV2, QUERY_TEXTS) : [])],
+        responses: {
+          200: { description: 'The chamber.', content: json(ref(v2 ? 'ChamberWithIncludes' : 'Chamber')) },
+          ...(v2 && { 400: error('`include` names something else than `members` and `events`.', 'ValidationError') }),
+          401: response('Unauthorized'),
+          404: response('ChamberNotFound'),
+          503: response('Unavailable'),
+        },
+      },
+    },
+    '/chambers/{chamber_id}/members': {
+      get: list('listMembers', 'Members', "List a chamber's members", 'Member', v2 ? MembersQueryV2 : ListQueryV1, true),
+      ...(v2 && {
+        post: {
+          operationId: 'addMember',
+          tags: ['Members'],
+          summary: 'Add a member to a chamber',
+          description: 'A new member starts `active`. An e-mail address may be a member of a chamber once, compared ignoring case (409).',
+          parameters: [CHAMBER_ID, idempotencyKey],
+          requestBody: { required: true, content: json(ref('MemberCreate')) },
+          responses: {
+            201: created('member', 'Member'),
+            400: badPost,
+            401: response('Unauthorized'),
+            404: response('ChamberNotFound'),
+            409: error(`The e-mail address is already a member of this chamber (\`fields.email\`), or a request with this ${IDEMPOTENCY_HEADER} is still in progress.`, 'ValidationError', 'Error'),
+            413: response('TooLarge'),
+            422: error('The body breaks a rule: `fields` names every failing field, or the Idempotency-Key, used with another request.', 'ValidationError'),
+            503: response('Unavailable'),
+          },
+        },
+      }),
+    },
+  };
+  if (v2) {
+    out['/chambers/{chamber_id}/members/{member_id}'] = {
+      get: {
+        operationId: 'getMember',
+        tags: ['Members'],
+        summary: 'Get a member of a chamber',
+        description: 'Not in the interface document: the `Location` of a new member.',
+        parameters: [CHAMBER_ID, pathParameter('member_id', 'The member: an opaque id (`mb_…`).')],
+        responses: {
+          200: { description: 'The member.', content: json(ref('Member')) },
+          401: response('Unauthorized'),
+          404: error('No such member in this chamber (or no such chamber).', 'Error'),
+          503: response('Unavailable'),
+        },
+      },
+    };
+    out['/chambers/{chamber_id}/events'] = {
+      get: list('listEvents', 'Events', "List a chamber's events", 'Event', EventsQueryV2, true),
+    };
+  }
+  return out;
+}
+
+/** GET /healthz, beside the versions: a path-level server at the root. */
+function healthPath(baseUrl: string): Json {
+  return {
+    servers: [{ url: baseUrl, description: 'The server itself, outside the versions' }],
+    get: {
+      operationId: 'getHealth',
+      tags: ['Operations'],
+      summary: 'Readiness: whether the database answers',
+      description: 'For a load balancer: 200 while the database answers within 2 seconds, else 503 (out of rotation).',
+      security: [],
+      responses: {
+        200: { description: 'Ready.', content: json(ref('Health')) },
+        503: {
+          description: 'The database does not answer.',
+          headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+          content: json(ref('HealthUnavailable')),
+        },
+      },
+    },
+  };
+}
+
+/** The names a part of the document refers to (`#/components/KIND/NAME`). */
+function refsIn(value: unknown, kind: string, found = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const v of value) refsIn(v, kind, found);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const prefix = `#/components/${kind}/`;
+      if (k === '$ref' && typeof v === 'string' && v.startsWith(prefix)) found.add(v.slice(prefix.length));
+      else refsIn(v, kind, found);
+    }
+  }
+  return found;
+}
+
+/** Only the entries that `from` refers to, directly or through each other. */
+function used(all: Record<string, Json>, kind: string, from: unknown): Record<string, Json> {
+  const keep = new Set<string>();
+  let next = [...refsIn(from, kind)];
+  while (next.length) {
+    const name = next.pop()!;
+    if (keep.has(name)) continue;
+    if (!all[name]) throw new Error(`the OpenAPI document refers to #/components/${kind}/${name}, which is not defined`);
+    keep.add(name);
+    next = [...next, ...refsIn(all[name], kind)];
+  }
+  return Object.fromEntries([...keep].sort().map((name) => [name, all[name]!]));
+}
+
+function build(version: ApiVersion, baseUrl: string): Json {
+  const v2 = version === 'v2';
+  const allPaths = { ...paths(version), '/healthz': healthPath(baseUrl) };
+  const responses = used(RESPONSES, 'responses', allPaths);
+  const headers = used(HEADERS, 'headers', [allPaths, responses]);
+  const schemas = used(
+    { ...componentSchemas(OUTPUT_NAMES, 'output'), ...componentSchemas(INPUT_NAMES, 'input') },
+    'schemas',
+    [allPaths, responses],
+  );
+  const tags = [...new Set(Object.values(allPaths).flatMap((p) => Object.values(p as Json).flatMap((op) => (op as { tags?: string[] }).tags ?? [])))];
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: `Chamber Directory Service ${version}${v2 ? ' (beta)' : ''}`,
+      version: v2 ? '2-beta' : '1',
+      description: INFO_DESCRIPTION,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: `${baseUrl}/${version}`, description: `${version} of the embedded server` }],
+    security: [{ clientCredentials: [] }],
+    tags: tags.map((name) => ({ name, description: TAGS[name] })),
+    paths: allPaths,
+    components: {
+      securitySchemes: {
+        clientCredentials: {
+          type: 'oauth2',
+          description: `A bearer token from \`POST /${version}/auth/token\` (client credentials grant), valid on ${version} only.`,
+          flows: { clientCredentials: { tokenUrl: `${baseUrl}/${version}/auth/token`, scopes: {} } },
+        },
+        clientSecretBasic: {
+          type: 'http',
+          scheme: 'basic',
+          description: 'The token endpoint\'s `client_secret_basic`: the client id and secret, each form-urlencoded, as HTTP Basic credentials (RFC 6749 section 2.3.1).',
+        },
+      },
+      schemas,
+      responses,
+      headers,
+    },
+  };
+}
+
+const documents = new Map<string, Json>();
+
+/** The document of `version` for a server reached at `baseUrl` (built once, then kept). */
+export function openApiDocument(version: ApiVersion, baseUrl: string): Json {
+  const key = `${version} ${baseUrl}`;
+  let doc = documents.get(key);
+  if (!doc) {
+    doc = build(version, baseUrl);
+    if (documents.size > 16) documents.clear();
+    documents.set(key, doc);
+  }
+  return doc;
+}

@@ -1,0 +1,46 @@
+import { INCLUDE_LIMIT, PER_PAGE_DEFAULT, PER_PAGE_MAX } from '../../contract/index.js';
+import type { ParameterText } from './parameters.js';
+
+// The hand-written parts of the OpenAPI documents: what the schemas cannot say.
+
+export const INFO_DESCRIPTION = `The Chamber Directory Service, as \`chamberctl serve\` implements it: chambers
+(HQs and their subsidiaries), their members and their events, over OAuth 2.0 client
+credentials.
+
+The parameter and body schemas are generated from the zod schemas the server validates
+with. Text is trimmed before it is checked; rules that need the database (an \`hq_id\` that
+names an HQ, an e-mail address not yet in the chamber) and text that is not well-formed
+Unicode are checked by the server alone. Unknown query parameters and body fields are
+ignored (an unknown \`filter[...]\` is a 400 on v2). Every error body is JSON.`;
+
+export const TAGS: Record<string, string> = {
+  Authentication: 'OAuth 2.0 client credentials: a bearer token for this version.',
+  Chambers: 'Chambers: HQs and their subsidiaries.',
+  Members: "A chamber's members.",
+  Events: "A chamber's events (read only).",
+  Operations: 'For load balancers and monitoring; outside the versioned API.',
+};
+
+export const QUERY_TEXTS: Record<string, ParameterText> = {
+  page: { description: 'The page (1 is the first). A page past the last returns `data: []` with the true `meta.total`.' },
+  per_page: {
+    description: `Items per page, default ${PER_PAGE_DEFAULT}. A value above ${PER_PAGE_MAX} is clamped to ${PER_PAGE_MAX}, however large; \`meta.per_page\` reports the value in effect.`,
+  },
+  'filter[type]': { description: 'Only chambers of this type.' },
+  'filter[status]': { description: 'Only items in this status.' },
+  sort: {
+    description: 'The order of the list: a field, ascending, or descending with a leading `-`. Ties are broken by `id` (in the same direction). `name` sorts ignoring ASCII case. Without it, the oldest first.',
+  },
+  include: {
+    description: `Relations to embed, comma-separated (\`members,events\`). Each embeds at most the first ${INCLUDE_LIMIT} items of its list, in the list's default order; use the list endpoints for more.`,
+    example: ['members', 'events'],
+  },
+  'filter[date_from]': {
+    description: 'Keeps the events that end on or after this date or date-time (a bare date: its first instant, UTC). Must not be after `filter[date_to]`; between the years 0000 and 9999 in UTC.',
+    example: '2026-03-01',
+  },
+  'filter[date_to]': {
+    description: 'Keeps the events that start on or before this date or date-time (a bare date: its last instant, UTC). Between the years 0000 and 9999 in UTC.',
+    example: '2026-03-31',
+  },
+};

@@ -1,0 +1,197 @@
+// The project's own conformance test: every answer the tests receive from our server is
+// checked against the OpenAPI document that server publishes (Ajv, JSON Schema 2020-12 as
+// OpenAPI 3.1 has it). In-process servers (test/helpers/server.ts) are watched at the socket,
+// so the CLI's requests in the end-to-end tests count too; `call` checks what it receives from
+// a `serve` process (test/helpers/serve-process.ts).
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsImport from 'ajv-formats';
+import { openApiDocument } from '../../src/server/openapi/document.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+// ajv-formats is CommonJS with a default export
+const addFormats = addFormatsImport as unknown as (ajv: Ajv2020) => Ajv2020;
+
+export interface Exchange {
+  method: string;
+  /** The request's path and query, as sent (`/v2/chambers?page=2`). */
+  url: string;
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+  /** An HTTP/1.1 request without Host: refused before any operation (decisions.md). */
+  withoutHost?: boolean;
+}
+
+/** A path with a malformed %-escape is the URL of no operation: the router refuses it first. */
+const malformedPath = (path: string) => path.split('/').some((segment) => {
+  try {
+    decodeURIComponent(segment);
+    return false;
+  } catch {
+    return true;
+  }
+});
+
+const VERSIONS = ['v1', 'v2'] as const;
+
+/** Checks answers against the documents of one server (its base URL names them). */
+export class Conformance {
+  readonly problems: string[] = [];
+  checked = 0;
+  private readonly docs: Record<string, Json>;
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  private readonly compiled = new Map<string, ValidateFunction>();
+
+  constructor(baseUrl: string) {
+    addFormats(this.ajv);
+    this.docs = Object.fromEntries(VERSIONS.map((v) => [v, openApiDocument(v, baseUrl)]));
+    for (const v of VERSIONS) this.ajv.addSchema({ $id: `https://openapi.test/${v}`, components: this.docs[v]!.components }, undefined, undefined, false);
+  }
+
+  /** Records what is wrong with `x`, if anything; returns the problem. */
+  check(x: Exchange): string | undefined {
+    this.checked++;
+    const problem = this.problemOf(x);
+    if (problem) this.problems.push(`${x.method} ${x.url} → ${x.status}: ${problem}`);
+    return problem;
+  }
+
+  private problemOf(x: Exchange): string | undefined {
+    const path = x.url.split('?')[0]!;
+    const version = VERSIONS.find((v) => path === `/${v}` || path.startsWith(`/${v}/`));
+    const doc = version ? this.docs[version]! : this.docs.v2!;
+    const opPath = version ? path.slice(version.length + 1) : path;
+    const method = x.method === 'HEAD' ? 'get' : x.method.toLowerCase();
+    const template = Object.keys(doc.paths).find((t) => matches(t, opPath) && (version !== undefined) === !doc.paths[t].servers);
+    const outside = x.withoutHost || malformedPath(path);
+    const operation = template && !outside ? doc.paths[template][method] : undefined;
+    const type = String(x.headers['content-type'] ?? '');
+    if (!operation) {
+      // Not an operation of the document (an unknown path, a method a path does not serve,
+      // the documents themselves, /docs): an error is still the document's Error body.
+      if (x.status < 400) return undefined;
+      if (!type.startsWith('application/json')) return `an error without a JSON body (${type || 'no Content-Type'})`;
+      return this.schemaProblem(version ?? 'v2', { $ref: '#/components/schemas/Error' }, x.body, 'Error');
+    }
+    const declared = operation.responses[String(x.status)] ?? operation.responses.default;
+    if (!declared) return `status ${x.status} is not declared for ${operation.operationId}`;
+    const res = resolve(doc, declared);
+    for (const [name, header] of Object.entries<Json>(res.headers ?? {})) {
+      const h = resolve(doc, header);
+      const value = x.headers[name.toLowerCase()];
+      if (h.required && value === undefined) return `the ${name} header is missing (${operation.operationId})`;
+      if (value !== undefined && h.schema) {
+        const typed = h.schema.type === 'integer' && /^\d+$/.test(String(value)) ? Number(value) : value;
+        const p = this.schemaProblem(version!, h.schema, JSON.stringify(typed), `the ${name} header`);
+        if (p) return p;
+      }
+    }
+    if (!res.content) return x.body === '' ? undefined : `a body where ${operation.operationId} ${x.status} declares none`;
+    if (x.method === 'HEAD') return undefined;
+    if (!type.startsWith('application/json')) return `Content-Type ${type || '(none)'} where ${operation.operationId} answers JSON`;
+    return this.schemaProblem(version ?? 'v2', res.content['application/json'].schema, x.body, `${operation.operationId} ${x.status}`);
+  }
+
+  private schemaProblem(version: string, schema: Json, body: string, what: string): string | undefined {
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return `${what}: the body is not JSON`;
+    }
+    // $refs inside `schema` are relative to the version's document (#/components/...)
+    const key = `${version} ${JSON.stringify(schema)}`;
+    let validate = this.compiled.get(key);
+    if (!validate) {
+      validate = this.ajv.compile(rewriteRefs(schema, `https://openapi.test/${version}`));
+      this.compiled.set(key, validate);
+    }
+    if (validate(value)) return undefined;
+    return `${what}: ${this.ajv.errorsText(validate.errors, { separator: '; ' })} in ${body.slice(0, 300)}`;
+  }
+}
+
+function matches(template: string, path: string): boolean {
+  const re = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]*')}/?$`);
+  return re.test(path);
+}
+
+function resolve(doc: Json, x: Json): Json {
+  let out = x;
+  while (typeof out.$ref === 'string') {
+    out = out.$ref
+      .slice(2)
+      .split('/')
+      .reduce((o: Json, k: string) => o[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+  }
+  return out;
+}
+
+function rewriteRefs(schema: unknown, base: string): any { // eslint-disable-line @typescript-eslint/no-explicit-any
+  if (Array.isArray(schema)) return schema.map((s) => rewriteRefs(s, base));
+  if (!schema || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `${base}${v}` : rewriteRefs(v, base)]),
+  );
+}
+
+/**
+ * Watches every answer of an in-process server at the socket (what the server wrote, as a
+ * client reads it): status, headers and body go to `conformance.check`.
+ */
+export function watchAnswers(server: Server, conformance: Conformance): void {
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    const written: Record<string, string | string[] | number | undefined> = {};
+    const keep = (chunk: unknown, encoding?: unknown) => {
+      if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+    };
+    const { write, end, writeHead } = res;
+    res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+      keep(chunk, rest[0]);
+      return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+    } as ServerResponse['write'];
+    res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+      keep(chunk, rest[0]);
+      return (end as (...a: unknown[]) => ServerResponse).call(this, chunk, ...rest);
+    } as ServerResponse['end'];
+    let status: number | undefined; // as written: a later reply.code() would change res.statusCode
+    res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+      status ??= args[0] as number;
+      const headers = args.find((a, i) => i > 0 && a && typeof a === 'object') as Record<string, string> | undefined;
+      for (const [k, v] of Object.entries(headers ?? {})) written[k.toLowerCase()] = v;
+      return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+    } as ServerResponse['writeHead'];
+    res.on('finish', () => {
+      conformance.check({
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        status: status ?? res.statusCode,
+        headers: { ...lowerCased(res.getHeaders()), ...written },
+        body: Buffer.concat(chunks).toString('utf8'),
+        withoutHost: req.httpVersion === '1.1' && req.headers.host === undefined,
+      });
+    });
+  });
+}
+
+const lowerCased = (h: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v as string | string[] | number | undefined]));
+
+/** The base URLs of `serve` processes the tests started: `call` checks their answers. */
+const serveProcesses = new Map<string, Conformance>();
+
+export function watchServeProcess(baseUrl: string): void {
+  serveProcesses.set(baseUrl, new Conformance(baseUrl));
+}
+
+/** Throws when the answer came from a watched `serve` process and does not conform. */
+export function checkServeAnswer(baseUrl: string, x: Exchange): void {
+  const conformance = serveProcesses.get(baseUrl);
+  const problem = conformance?.check(x);
+  if (problem) throw new Error(`the answer does not conform to the server's OpenAPI document: ${x.method} ${x.url} → ${x.status}: ${problem}`);
+}

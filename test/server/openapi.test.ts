@@ -1,0 +1,238 @@
+// The published OpenAPI documents: what each version holds, and that they say exactly what the
+// server accepts: values a document allows, the server takes; values the server refuses, the
+// document refuses too (each probe is sent to the server and checked against the document).
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsImport from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Conformance } from '../helpers/conformance.js';
+import { call } from '../helpers/http.js';
+import { getToken, startTestServer, type TestServer } from '../helpers/server.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const addFormats = addFormatsImport as unknown as (ajv: Ajv2020) => Ajv2020;
+
+let srv: TestServer;
+let token: string;
+let chamberId: string;
+const docs: Record<string, Json> = {};
+beforeAll(async () => {
+  srv = await startTestServer({ seed: 'demo' });
+  token = await getToken(srv.baseUrl, 'v2');
+  for (const v of ['v1', 'v2']) docs[v] = (await call(srv.baseUrl, 'GET', `/${v}/openapi.json`)).body;
+  chamberId = (await call(srv.baseUrl, 'GET', '/v2/chambers?per_page=1', { token })).body.data[0].id;
+});
+afterAll(() => srv.close());
+
+const operations = (doc: Json) =>
+  Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
+    Object.entries<Json>(item)
+      .filter(([method]) => ['get', 'post'].includes(method))
+      .map(([method, op]) => ({ path, method, op })),
+  );
+const operation = (doc: Json, id: string) => operations(doc).find((o) => o.op.operationId === id)!;
+
+function refs(value: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) value.forEach((v) => refs(v, found));
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === '$ref' && typeof v === 'string') found.add(v);
+      else refs(v, found);
+    }
+  }
+  return found;
+}
+
+describe('the OpenAPI documents', () => {
+  it.each(['v1', 'v2'])('%s: OpenAPI 3.1 at the server URL of its version', (v) => {
+    expect(docs[v]!.openapi).toBe('3.1.0');
+    expect(docs[v]!.servers).toEqual([expect.objectContaining({ url: `${srv.baseUrl}/${v}` })]);
+    expect(docs[v]!.paths['/healthz'].servers).toEqual([expect.objectContaining({ url: srv.baseUrl })]);
+  });
+
+  it('each version holds only the operations it serves, each with a stable operationId', () => {
+    const ids = (v: string) => operations(docs[v]!).map((o) => `${o.method.toUpperCase()} ${o.path} ${o.op.operationId}`).sort();
+    expect(ids('v1')).toEqual([
+      'GET /chambers listChambers',
+      'GET /chambers/{chamber_id}/members listMembers',
+      'GET /chambers/{id} getChamber',
+      'GET /healthz getHealth',
+      'POST /auth/token issueToken',
+    ]);
+    expect(ids('v2')).toEqual([
+      'GET /chambers listChambers',
+      'GET /chambers/{chamber_id}/events listEvents',
+      'GET /chambers/{chamber_id}/members listMembers',
+      'GET /chambers/{chamber_id}/members/{member_id} getMember',
+      'GET /chambers/{id} getChamber',
+      'GET /healthz getHealth',
+      'POST /auth/token issueToken',
+      'POST /chambers createChamber',
+      'POST /chambers/{chamber_id}/members addMember',
+    ]);
+  });
+
+  it.each(['v1', 'v2'])('%s: every component is used, every tag defined, every operation tagged', (v) => {
+    const doc = docs[v]!;
+    const used = refs(doc);
+    for (const [kind, entries] of Object.entries<Json>(doc.components)) {
+      if (kind === 'securitySchemes') continue;
+      for (const name of Object.keys(entries)) expect(used, `#/components/${kind}/${name} is unused`).toContain(`#/components/${kind}/${name}`);
+    }
+    const tags = doc.tags.map((t: Json) => t.name);
+    for (const { op } of operations(doc)) {
+      expect(op.tags.length).toBe(1);
+      expect(tags).toContain(op.tags[0]);
+    }
+  });
+
+  it("v1's chamber has no include fields; v2's get embeds at most 100 of each", () => {
+    expect(Object.keys(docs.v1!.components.schemas.Chamber.properties)).not.toContain('members');
+    expect(docs.v1!.components.schemas.Event).toBeUndefined();
+    const withIncludes = docs.v2!.components.schemas.ChamberWithIncludes.properties;
+    expect(withIncludes.members).toMatchObject({ type: 'array', maxItems: 100, items: { $ref: '#/components/schemas/Member' } });
+    expect(withIncludes.events).toMatchObject({ type: 'array', maxItems: 100 });
+    expect(operation(docs.v2!, 'listChambers').op.responses['404']).toBeUndefined();
+  });
+
+  it('declares the Idempotency-Key, Location, WWW-Authenticate and both ways a client authenticates', () => {
+    const add = operation(docs.v2!, 'addMember').op;
+    expect(add.parameters.map((p: Json) => `${p.in} ${p.name}`)).toEqual(['path chamber_id', 'header Idempotency-Key']);
+    expect(add.responses['201'].headers.Location).toBeTruthy();
+    expect(docs.v2!.components.responses.Unauthorized.headers['WWW-Authenticate']).toBeTruthy();
+    const token = operation(docs.v2!, 'issueToken').op;
+    expect(token.security).toEqual([{}, { clientSecretBasic: [] }]);
+    expect(docs.v2!.components.securitySchemes.clientSecretBasic).toMatchObject({ type: 'http', scheme: 'basic' });
+    expect(Object.keys(docs.v2!.components.schemas.TokenRequest.properties)).toEqual(['grant_type', 'client_id', 'client_secret']);
+  });
+});
+
+describe('the documents say what the server accepts', () => {
+  const ajv = addFormats(new Ajv2020({ strict: false }));
+
+  /** Whether the document allows `raw` as the value of a query parameter (as OpenAPI reads a query). */
+  function documentAllows(param: Json, raw: string): boolean {
+    const schema = param.schema;
+    const value =
+      schema.type === 'integer' && /^-?\d+$/.test(raw) ? Number(raw) : schema.type === 'array' && param.explode === false ? raw.split(',') : raw;
+    return ajv.validate(schema, value) as boolean;
+  }
+
+  const PROBES: Record<string, string[]> = {
+    page: ['1', '2', '0', '-1', 'abc', '1.5', '', '9007199254740991', '9007199254740992'],
+    per_page: ['1', '100', '101', '0', '-5', 'x', ''],
+    'filter[type]': ['hq', 'subsidiary', 'HQ', 'bogus', ''],
+    'filter[status]': ['active', 'upcoming', 'past', 'bogus', ''],
+    sort: ['name', '-name', 'created_at', '-joined_at', 'joined_at', 'bogus', '--name', 'id', ''],
+    include: ['members', 'events', 'members,events', 'bogus', 'members,bogus'],
+    'filter[date_from]': ['2026-03-01', '2026-03-01T09:00:00Z', '2026-03-01T09:00:00+01:00', '2026-03-01T09:00:00', '31/03/2026', 'yesterday', '2026-02-30', ''],
+    'filter[date_to]': ['2026-03-31', '2026-03-31T18:00:00.500Z', '2026-13-01', 'now', ''],
+  };
+
+  it.each([
+    ['listChambers', '/chambers'],
+    ['listMembers', '/chambers/{c}/members'],
+    ['listEvents', '/chambers/{c}/events'],
+    ['getChamber', '/chambers/{c}'],
+  ])('%s: a query value is allowed by the document exactly when the server takes it', async (id, path) => {
+    const params = operation(docs.v2!, id).op.parameters.filter((p: Json) => p.in === 'query');
+    expect(params.length).toBeGreaterThan(0);
+    for (const param of params) {
+      const probes = PROBES[param.name];
+      expect(probes, `no probes for ${param.name}`).toBeDefined();
+      for (const raw of probes!) {
+        const url = `/v2${path.replace('{c}', chamberId)}?${encodeURIComponent(param.name)}=${encodeURIComponent(raw)}`;
+        const r = await call(srv.baseUrl, 'GET', url, { token });
+        expect([200, 400], url).toContain(r.status);
+        expect(documentAllows(param, raw), `${param.name}=${raw}: the server answered ${r.status}`).toBe(r.status === 200);
+      }
+    }
+  });
+
+  it('a token request or create body is valid by the document exactly when the server takes it (rules on data aside)', async () => {
+    const schema = (name: string) => ({ $ref: `https://openapi.test/doc#/components/schemas/${name}` });
+    const docAjv = addFormats(new Ajv2020({ strict: false }));
+    docAjv.addSchema({ $id: 'https://openapi.test/doc', components: docs.v2!.components });
+    const address = { street: 'Markt 1', city: 'Bonn', country: 'DE' };
+    const chambers: Json[] = [
+      { name: 'A', type: 'hq', address },
+      { name: 'A', type: 'hq', hq_id: null, address: { ...address, country: 'de', postal_code: null } },
+      { name: 'A', type: 'subsidiary', hq_id: chamberId, address },
+      { name: 'A', type: 'subsidiary', address },
+      { name: 'A', type: 'hq', hq_id: chamberId, address },
+      { name: '   ', type: 'hq', address },
+      { name: 'A', type: 'hq', address: { ...address, country: 'DEU' } },
+      { name: 'A', type: 'hq', address: { ...address, country: '' } },
+      { name: 'A', type: 'hq', address: { street: 'x', country: 'DE' } },
+      { name: 'A'.repeat(201), type: 'hq', address },
+      { name: 'A', type: 'branch', address },
+      { type: 'hq', address },
+    ];
+    for (const body of chambers) {
+      const r = await call(srv.baseUrl, 'POST', '/v2/chambers', { token, body });
+      expect([201, 422], JSON.stringify(body)).toContain(r.status);
+      expect(docAjv.validate(schema('ChamberCreate'), body), `${JSON.stringify(body)}: the server answered ${r.status}`).toBe(r.status === 201);
+    }
+    const creds = { client_id: srv.clientId, client_secret: srv.clientSecret };
+    const tokenRequests: Json[] = [
+      { grant_type: 'client_credentials', ...creds },
+      { grant_type: 'password', ...creds },
+      { ...creds },
+      { grant_type: 'client_credentials', client_id: '', client_secret: srv.clientSecret },
+      { grant_type: 'client_credentials', client_id: srv.clientId },
+    ];
+    for (const body of tokenRequests) {
+      const r = await call(srv.baseUrl, 'POST', '/v2/auth/token', { body });
+      expect([200, 400], JSON.stringify(body)).toContain(r.status);
+      // (the last is valid by the schema, which cannot tell that Basic was not used: the
+      // endpoint then needs client_secret, as the operation's description says)
+      if (body.client_secret !== undefined) expect(docAjv.validate(schema('TokenRequest'), body), JSON.stringify(body)).toBe(r.status === 200);
+    }
+    const members: Json[] = [
+      { name: 'Ada', email: 'ada@example.org', membership_type: 'premium' },
+      { name: 'Ada', email: 'ada2@example.org', phone: '+44 20 7946 0000', membership_type: 'standard' },
+      { name: 'Ada', email: 'ada3@example.org', phone: null, membership_type: 'honorary' },
+      { name: 'Ada', email: 'ada-at-example', membership_type: 'premium' },
+      { name: 'Ada', email: 'ada4@example.org', phone: 'call me', membership_type: 'premium' },
+      { name: 'Ada', email: 'ada5@example.org', membership_type: 'gold' },
+      { name: '', email: 'ada6@example.org', membership_type: 'premium' },
+      { email: 'ada7@example.org', membership_type: 'premium' },
+    ];
+    for (const body of members) {
+      const r = await call(srv.baseUrl, 'POST', `/v2/chambers/${chamberId}/members`, { token, body });
+      expect([201, 422], JSON.stringify(body)).toContain(r.status);
+      expect(docAjv.validate(schema('MemberCreate'), body), `${JSON.stringify(body)}: the server answered ${r.status}`).toBe(r.status === 201);
+    }
+  });
+});
+
+describe('the conformance check of the tests (test/helpers/conformance.ts)', () => {
+  const exchange = (over: Partial<Parameters<Conformance['check']>[0]>) => ({
+    method: 'GET',
+    url: '/v2/chambers',
+    status: 200,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: '{"data":[],"meta":{"current_page":1,"total":0,"per_page":20}}',
+    ...over,
+  });
+
+  it('passes a conforming answer and names what is wrong with others', () => {
+    const c = new Conformance(srv.baseUrl);
+    expect(c.check(exchange({}))).toBeUndefined();
+    expect(c.check(exchange({ body: '{"data":[]}' }))).toMatch(/required property 'meta'/);
+    expect(c.check(exchange({ status: 404, body: '{"error":"x"}' }))).toMatch(/status 404 is not declared for listChambers/);
+    expect(c.check(exchange({ method: 'POST', status: 201, body: '{}' }))).toMatch(/Location header is missing/);
+    expect(c.check(exchange({ url: '/v1/chambers', status: 400, body: '{"error":"x","fields":{"page":["no"]}}' }))).toMatch(/additional properties/);
+    // the issue's two answers that did not conform: a malformed Idempotency-Key
+    const badKey = { method: 'POST', status: 400, body: '{"error":"x","fields":{"Idempotency-Key":["must be 1 to 255 visible ASCII characters"]}}' };
+    expect(c.check(exchange(badKey))).toBeUndefined();
+    // an unknown path is no operation, but its error is still the Error body
+    expect(c.check(exchange({ url: '/v2/nope', status: 404, body: '{"error":"no such path"}' }))).toBeUndefined();
+    expect(c.check(exchange({ url: '/v2/nope', status: 404, headers: { 'content-type': 'text/plain' }, body: 'no' }))).toMatch(/without a JSON body/);
+    expect(c.problems).toHaveLength(5);
+  });
+
+  it('has checked every answer this file received so far', () => {
+    expect(srv.conformance.checked).toBeGreaterThan(100);
+    expect(srv.conformance.problems).toEqual([]);
+  });
+});

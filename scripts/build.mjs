@@ -108,6 +108,19 @@ async function writeWithBuildId(files, dir, convert = async (text) => text) {
 // loaded (e.g. that `--help` loads no HTTP code) now that dependencies are bundled.
 writeFileSync('dist/meta.json', JSON.stringify(cli.metafile));
 
+// The API reference page of `serve` (GET /docs): Swagger UI's files, served from the package
+// itself (an offline admin has no CDN). Source maps are left out, and so is the comment that
+// names them (a browser's developer tools would ask the server for them).
+mkdirSync('dist/docs', { recursive: true });
+for (const file of ['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png', 'LICENSE', 'NOTICE']) {
+  const from = `node_modules/swagger-ui-dist/${file}`;
+  if (/\.(js|css)$/.test(file)) {
+    writeFileSync(`dist/docs/${file}`, readFileSync(from, 'utf8').replace(/\n?\/[/*]# sourceMappingURL=\S+(\s*\*\/)?\s*$/, '\n'));
+  } else {
+    copyFileSync(from, `dist/docs/${file}`);
+  }
+}
+
 const benches = (existsSync('bench') ? readdirSync('bench') : []).filter((f) => f.endsWith('.ts'));
 if (benches.length > 0) {
   await build({

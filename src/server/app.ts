@@ -4,6 +4,7 @@ import type { ApiVersion, HealthOk, HealthUnavailable } from '../contract/index.
 import { CredentialGuard } from './auth/credential-guard.js';
 import { registerTokenEndpoint } from './auth/token-endpoint.js';
 import type { ServerDeps } from './deps.js';
+import { registerDocs } from './docs.js';
 import { sendError, sendOAuthError } from './errors.js';
 import { isUnavailable } from '../storage/store.js';
 import { authServerMetadata } from './auth/metadata.js';
@@ -163,6 +164,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   // whatever the database does (that is /healthz's readiness).
   app.get('/livez', async () => ({ status: 'ok' }));
   methodNotAllowed(app, '/livez', ['GET']);
+  registerDocs(app, publicUrl);
 
   for (const version of ['v1', 'v2'] as const satisfies ApiVersion[]) {
     app.get(`/.well-known/oauth-authorization-server/${version}`, async (request) =>

@@ -62,15 +62,21 @@ describe('npm pack', () => {
     expect(files.some((f) => f.startsWith('dist/chunks/'))).toBe(true);
   });
 
+  it("holds the API reference page's files (GET /docs), with Swagger UI's licence", () => {
+    for (const f of ['dist/docs/swagger-ui-bundle.js', 'dist/docs/swagger-ui.css', 'dist/docs/LICENSE', 'dist/docs/NOTICE']) {
+      expect(files, `${f} is missing from the package`).toContain(f);
+    }
+  });
+
   it('holds nothing else: no sources, tests, benchmarks, CI or build config', () => {
-    const allowed = /^(package\.json|README\.md|LICENSE|bin\/[^/]+|dist\/cli\.cjs|dist\/build-id|dist\/chunks\/[^/]+\.cjs|completions\/[^/]+)$/;
+    const allowed = /^(package\.json|README\.md|LICENSE|bin\/[^/]+|dist\/cli\.cjs|dist\/build-id|dist\/chunks\/[^/]+\.cjs|dist\/docs\/[^/]+|completions\/[^/]+)$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
     expect(files.filter((f) => /^(src|test|bench|scripts|\.ci|dist\/bench)\/|tsconfig|vitest|\.ts$/.test(f))).toEqual([]);
   });
 
   it('ships only chunks that dist/cli.cjs can load (none left from old builds or used by benchmarks only)', () => {
     // Follow the require() calls between the packed bundle files (deferred ones included).
-    const packed = new Set(files.filter((f) => f.startsWith('dist/')));
+    const packed = new Set(files.filter((f) => f.startsWith('dist/') && !f.startsWith('dist/docs/')));
     const reached = new Set<string>();
     const visit = (file: string) => {
       if (reached.has(file)) return;
@@ -150,6 +156,10 @@ describe('the installed tarball', () => {
       const chambers = JSON.parse(r.stdout) as Array<{ id: string; name: string }>;
       expect(chambers.length).toBeGreaterThan(0);
       expect(chambers[0]).toEqual(expect.objectContaining({ id: expect.any(String), name: expect.any(String) }));
+      // the API reference page, from the package's own files
+      const asset = await fetch(`${started.base_url}/docs/assets/swagger-ui-bundle.js`);
+      expect(asset.status).toBe(200);
+      expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
     } finally {
       serve.kill('SIGTERM');
       await serve;

@@ -56,7 +56,7 @@ describe('chamberctl serve', () => {
       env(),
     );
     const line = JSON.parse(s.output().stdout.split('\n')[0]!);
-    expect(line).toEqual({ base_url: s.baseUrl, v1: `${s.baseUrl}/v1`, v2: `${s.baseUrl}/v2`, database: ':memory:' });
+    expect(line).toEqual({ base_url: s.baseUrl, v1: `${s.baseUrl}/v1`, v2: `${s.baseUrl}/v2`, docs: `${s.baseUrl}/docs`, database: ':memory:' });
     const t = await token(s.baseUrl, 'ci', 'CiSecret123');
     expect(t.status).toBe(200);
     const list = await call(s.baseUrl, 'GET', '/v1/chambers', {

@@ -86,6 +86,7 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
         base_url: base,
         v1: `${base}/v1`,
         v2: `${base}/v2`,
+        docs: `${base}/docs`,
         database: server.store.location,
         ...(generated && { client_id: generated.clientId, client_secret: generated.clientSecret }),
       })}\n`,
@@ -93,7 +94,7 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
   } else {
     // One write, so a reader that waits for the URL also has the credentials.
     ctx.stdout.write(
-      `Chamber Directory Service listening on ${base}\n  v1: ${base}/v1\n  v2: ${base}/v2\n  database: ${server.store.location}\n` +
+      `Chamber Directory Service listening on ${base}\n  v1: ${base}/v1\n  v2: ${base}/v2\n  API reference: ${base}/docs\n  database: ${server.store.location}\n` +
         (generated
           ? `A new API client was created; its secret is shown only this once:\n` +
             `  client id:     ${generated.clientId}\n  client secret: ${generated.clientSecret}\n`

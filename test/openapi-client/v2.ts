@@ -348,6 +348,12 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "invalid_token",
+                 *       "error_description": "the access token has expired"
+                 *     }
+                 */
                 "application/json": components["schemas"]["BearerError"];
             };
         };
@@ -392,7 +398,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "grant_type": "client_credentials",
+                 *       "client_id": "cl4f8a2b9c0d1e2f3",
+                 *       "client_secret": "the secret"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TokenRequest"];
+                /**
+                 * @example {
+                 *       "grant_type": "client_credentials",
+                 *       "client_id": "cl4f8a2b9c0d1e2f3",
+                 *       "client_secret": "the secret"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": components["schemas"]["TokenRequest"];
             };
         };
@@ -405,6 +425,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "mF_9.B5f-4.1JqM",
+                     *       "token_type": "Bearer",
+                     *       "expires_in": 3600
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
@@ -475,6 +502,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ch_ms2fLiZry7iy3IuE",
+                     *           "name": "Antwerp Business Chamber",
+                     *           "type": "hq",
+                     *           "hq_id": null,
+                     *           "status": "active",
+                     *           "address": {
+                     *             "street": "Meir 1",
+                     *             "city": "Antwerp",
+                     *             "postal_code": "2000",
+                     *             "country": "BE"
+                     *           },
+                     *           "created_at": "2025-06-02T09:14:07.512Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "total": 1,
+                     *         "per_page": 20
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ChamberList"];
                 };
             };
@@ -484,6 +536,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "fields": {
+                     *         "email": [
+                     *           "must be a valid e-mail address"
+                     *         ],
+                     *         "address.country": [
+                     *           "must be an ISO 3166-1 alpha-2 country code, e.g. DE"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
@@ -506,6 +571,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Antwerp Business Chamber",
+                 *       "type": "hq",
+                 *       "address": {
+                 *         "street": "Meir 1",
+                 *         "city": "Antwerp",
+                 *         "postal_code": "2000",
+                 *         "country": "BE"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ChamberCreate"];
             };
         };
@@ -518,6 +595,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ch_ms2fLiZry7iy3IuE",
+                     *       "name": "Antwerp Business Chamber",
+                     *       "type": "hq",
+                     *       "hq_id": null,
+                     *       "status": "active",
+                     *       "address": {
+                     *         "street": "Meir 1",
+                     *         "city": "Antwerp",
+                     *         "postal_code": "2000",
+                     *         "country": "BE"
+                     *       },
+                     *       "created_at": "2025-06-02T09:14:07.512Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Chamber"];
                 };
             };
@@ -547,6 +640,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "fields": {
+                     *         "email": [
+                     *           "must be a valid e-mail address"
+                     *         ],
+                     *         "address.country": [
+                     *           "must be an ISO 3166-1 alpha-2 country code, e.g. DE"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
@@ -580,6 +686,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ch_ms2fLiZry7iy3IuE",
+                     *       "name": "Antwerp Business Chamber",
+                     *       "type": "hq",
+                     *       "hq_id": null,
+                     *       "status": "active",
+                     *       "address": {
+                     *         "street": "Meir 1",
+                     *         "city": "Antwerp",
+                     *         "postal_code": "2000",
+                     *         "country": "BE"
+                     *       },
+                     *       "created_at": "2025-06-02T09:14:07.512Z",
+                     *       "members": [
+                     *         {
+                     *           "id": "mb_ms3gQ2vN8cTzX1aB",
+                     *           "chamber_id": "ch_ms2fLiZry7iy3IuE",
+                     *           "name": "Ada Lovelace",
+                     *           "email": "ada@example.org",
+                     *           "phone": "+44 20 7946 0000",
+                     *           "membership_type": "premium",
+                     *           "status": "active",
+                     *           "joined_at": "2026-03-01T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "events": [
+                     *         {
+                     *           "id": "ev_ms4hR3wO9dUaY2bC",
+                     *           "chamber_id": "ch_ms2fLiZry7iy3IuE",
+                     *           "title": "Spring Networking Evening",
+                     *           "status": "upcoming",
+                     *           "starts_at": "2026-03-05T18:00:00.000Z",
+                     *           "ends_at": "2026-03-05T20:00:00.000Z",
+                     *           "location": "Town Hall"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ChamberWithIncludes"];
                 };
             };
@@ -589,6 +734,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "fields": {
+                     *         "email": [
+                     *           "must be a valid e-mail address"
+                     *         ],
+                     *         "address.country": [
+                     *           "must be an ISO 3166-1 alpha-2 country code, e.g. DE"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
@@ -624,6 +782,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "mb_ms3gQ2vN8cTzX1aB",
+                     *           "chamber_id": "ch_ms2fLiZry7iy3IuE",
+                     *           "name": "Ada Lovelace",
+                     *           "email": "ada@example.org",
+                     *           "phone": "+44 20 7946 0000",
+                     *           "membership_type": "premium",
+                     *           "status": "active",
+                     *           "joined_at": "2026-03-01T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "total": 1,
+                     *         "per_page": 20
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["MemberList"];
                 };
             };
@@ -633,6 +812,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "fields": {
+                     *         "email": [
+                     *           "must be a valid e-mail address"
+                     *         ],
+                     *         "address.country": [
+                     *           "must be an ISO 3166-1 alpha-2 country code, e.g. DE"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
@@ -659,6 +851,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Ada Lovelace",
+                 *       "email": "ada@example.org",
+                 *       "phone": "+44 20 7946 0000",
+                 *       "membership_type": "premium"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MemberCreate"];
             };
         };
@@ -671,6 +871,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "mb_ms3gQ2vN8cTzX1aB",
+                     *       "chamber_id": "ch_ms2fLiZry7iy3IuE",
+                     *       "name": "Ada Lovelace",
+                     *       "email": "ada@example.org",
+                     *       "phone": "+44 20 7946 0000",
+                     *       "membership_type": "premium",
+                     *       "status": "active",
+                     *       "joined_at": "2026-03-01T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Member"];
                 };
             };
@@ -701,6 +913,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "fields": {
+                     *         "email": [
+                     *           "must be a valid e-mail address"
+                     *         ],
+                     *         "address.country": [
+                     *           "must be an ISO 3166-1 alpha-2 country code, e.g. DE"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
@@ -727,6 +952,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "mb_ms3gQ2vN8cTzX1aB",
+                     *       "chamber_id": "ch_ms2fLiZry7iy3IuE",
+                     *       "name": "Ada Lovelace",
+                     *       "email": "ada@example.org",
+                     *       "phone": "+44 20 7946 0000",
+                     *       "membership_type": "premium",
+                     *       "status": "active",
+                     *       "joined_at": "2026-03-01T10:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Member"];
                 };
             };
@@ -778,6 +1015,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ev_ms4hR3wO9dUaY2bC",
+                     *           "chamber_id": "ch_ms2fLiZry7iy3IuE",
+                     *           "title": "Spring Networking Evening",
+                     *           "status": "upcoming",
+                     *           "starts_at": "2026-03-05T18:00:00.000Z",
+                     *           "ends_at": "2026-03-05T20:00:00.000Z",
+                     *           "location": "Town Hall"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "total": 1,
+                     *         "per_page": 20
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventList"];
                 };
             };
@@ -787,6 +1044,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "validation failed",
+                     *       "fields": {
+                     *         "email": [
+                     *           "must be a valid e-mail address"
+                     *         ],
+                     *         "address.country": [
+                     *           "must be an ISO 3166-1 alpha-2 country code, e.g. DE"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
@@ -810,6 +1080,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "database": "ok"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Health"];
                 };
             };
@@ -820,6 +1096,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "unavailable",
+                     *       "error": "the database does not answer"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HealthUnavailable"];
                 };
             };

@@ -28,7 +28,7 @@ import {
 } from '../../contract/index.js';
 import { queryParameters } from './parameters.js';
 import { componentSchemas, toJsonSchema, type Json } from './schemas.js';
-import { INFO_DESCRIPTION, QUERY_TEXTS, TAGS } from './texts.js';
+import { EXAMPLES, INFO_DESCRIPTION, QUERY_TEXTS, TAGS } from './texts.js';
 
 // The OpenAPI 3.1 document of each version: parameters and bodies from the contract's zod
 // schemas (what the server validates with), around them the hand-written parts: summaries,
@@ -102,8 +102,11 @@ const RESPONSES: Record<string, Json> = {
 function ref(name: string): Json {
   return { $ref: `#/components/schemas/${name}` };
 }
+/** A JSON body of `schema`, with the component's example when it is exactly one. */
 function json(schema: Json): Json {
-  return { 'application/json': { schema } };
+  const name = typeof schema.$ref === 'string' ? schema.$ref.split('/').pop()! : undefined;
+  const example = name === undefined ? undefined : EXAMPLES[name];
+  return { 'application/json': { schema, ...(example === undefined ? {} : { example }) } };
 }
 const response = (name: string) => ({ $ref: `#/components/responses/${name}` });
 const oneOfBodies = (...names: string[]) => (names.length === 1 ? ref(names[0]!) : { anyOf: names.map(ref) });
@@ -164,8 +167,8 @@ function paths(version: ApiVersion): Json {
         requestBody: {
           required: true,
           content: {
-            'application/json': { schema: ref('TokenRequest') },
-            'application/x-www-form-urlencoded': { schema: ref('TokenRequest') },
+            ...json(ref('TokenRequest')),
+            'application/x-www-form-urlencoded': { schema: ref('TokenRequest'), example: EXAMPLES.TokenRequest },
           },
         },
         responses: {

@@ -44,3 +44,54 @@ export const QUERY_TEXTS: Record<string, ParameterText> = {
     example: '2026-03-31',
   },
 };
+
+// Examples, by component name: shown wherever a body is exactly that schema (Redocly's lint
+// checks each against its schema).
+const address = { street: 'Meir 1', city: 'Antwerp', postal_code: '2000', country: 'BE' };
+const chamber = {
+  id: 'ch_ms2fLiZry7iy3IuE',
+  name: 'Antwerp Business Chamber',
+  type: 'hq',
+  hq_id: null,
+  status: 'active',
+  address,
+  created_at: '2025-06-02T09:14:07.512Z',
+};
+const member = {
+  id: 'mb_ms3gQ2vN8cTzX1aB',
+  chamber_id: 'ch_ms2fLiZry7iy3IuE',
+  name: 'Ada Lovelace',
+  email: 'ada@example.org',
+  phone: '+44 20 7946 0000',
+  membership_type: 'premium',
+  status: 'active',
+  joined_at: '2026-03-01T10:00:00.000Z',
+};
+const event = {
+  id: 'ev_ms4hR3wO9dUaY2bC',
+  chamber_id: 'ch_ms2fLiZry7iy3IuE',
+  title: 'Spring Networking Evening',
+  status: 'upcoming',
+  starts_at: '2026-03-05T18:00:00.000Z',
+  ends_at: '2026-03-05T20:00:00.000Z',
+  location: 'Town Hall',
+};
+const page = (item: unknown) => ({ data: [item], meta: { current_page: 1, total: 1, per_page: 20 } });
+
+export const EXAMPLES: Record<string, unknown> = {
+  Chamber: chamber,
+  ChamberWithIncludes: { ...chamber, members: [member], events: [event] },
+  Member: member,
+  Event: event,
+  ChamberList: page(chamber),
+  MemberList: page(member),
+  EventList: page(event),
+  ChamberCreate: { name: 'Antwerp Business Chamber', type: 'hq', address: { street: 'Meir 1', city: 'Antwerp', postal_code: '2000', country: 'BE' } },
+  MemberCreate: { name: 'Ada Lovelace', email: 'ada@example.org', phone: '+44 20 7946 0000', membership_type: 'premium' },
+  TokenRequest: { grant_type: 'client_credentials', client_id: 'cl4f8a2b9c0d1e2f3', client_secret: 'the secret' },
+  TokenResponse: { access_token: 'mF_9.B5f-4.1JqM', token_type: 'Bearer', expires_in: 3600 },
+  ValidationError: { error: 'validation failed', fields: { email: ['must be a valid e-mail address'], 'address.country': ['must be an ISO 3166-1 alpha-2 country code, e.g. DE'] } },
+  BearerError: { error: 'invalid_token', error_description: 'the access token has expired' },
+  Health: { status: 'ok', database: 'ok' },
+  HealthUnavailable: { status: 'unavailable', error: 'the database does not answer' },
+};

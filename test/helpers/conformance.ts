@@ -85,7 +85,7 @@ export class Conformance {
       if (h.required && value === undefined) return `the ${name} header is missing (${operation.operationId})`;
       if (value !== undefined && h.schema) {
         const typed = h.schema.type === 'integer' && /^\d+$/.test(String(value)) ? Number(value) : value;
-        const p = this.schemaProblem(version!, h.schema, JSON.stringify(typed), `the ${name} header`);
+        const p = this.schemaProblem(version ?? 'v2', h.schema, JSON.stringify(typed), `the ${name} header`);
         if (p) return p;
       }
     }

@@ -56,6 +56,7 @@ describe('the OpenAPI documents', () => {
       'GET /chambers/{chamber_id}/members listMembers',
       'GET /chambers/{id} getChamber',
       'GET /healthz getHealth',
+      'GET /livez getLive',
       'POST /auth/token issueToken',
     ]);
     expect(ids('v2')).toEqual([
@@ -65,6 +66,7 @@ describe('the OpenAPI documents', () => {
       'GET /chambers/{chamber_id}/members/{member_id} getMember',
       'GET /chambers/{id} getChamber',
       'GET /healthz getHealth',
+      'GET /livez getLive',
       'POST /auth/token issueToken',
       'POST /chambers createChamber',
       'POST /chambers/{chamber_id}/members addMember',

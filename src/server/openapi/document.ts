@@ -12,6 +12,7 @@ import {
   EventsQueryV2,
   HealthOk,
   HealthUnavailable,
+  LiveOk,
   IDEMPOTENCY_HEADER,
   IdempotencyKey,
   ListMeta,
@@ -57,6 +58,7 @@ const OUTPUT_NAMES = new Map<z.core.$ZodType, string>([
   [BearerErrorBody, 'BearerError'],
   [HealthOk, 'Health'],
   [HealthUnavailable, 'HealthUnavailable'],
+  [LiveOk, 'Live'],
 ]);
 const INPUT_NAMES = new Map<z.core.$ZodType, string>([
   [ChamberCreate, 'ChamberCreate'],
@@ -299,6 +301,21 @@ function healthPath(baseUrl: string): Json {
   };
 }
 
+/** GET /livez, beside /healthz. */
+function livePath(baseUrl: string): Json {
+  return {
+    servers: [{ url: baseUrl, description: 'The server itself, outside the versions' }],
+    get: {
+      operationId: 'getLive',
+      tags: ['Operations'],
+      summary: 'Liveness: whether the process runs',
+      description: 'For an orchestrator that restarts a stuck process: 200 while the process runs, whatever the database does (readiness is /healthz).',
+      security: [],
+      responses: { 200: { description: 'Alive.', content: json(ref('Live')) } },
+    },
+  };
+}
+
 /** The names a part of the document refers to (`#/components/KIND/NAME`). */
 function refsIn(value: unknown, kind: string, found = new Set<string>()): Set<string> {
   if (Array.isArray(value)) for (const v of value) refsIn(v, kind, found);
@@ -328,7 +345,7 @@ function used(all: Record<string, Json>, kind: string, from: unknown): Record<st
 
 function build(version: ApiVersion, baseUrl: string): Json {
   const v2 = version === 'v2';
-  const allPaths = { ...paths(version), '/healthz': healthPath(baseUrl) };
+  const allPaths = { ...paths(version), '/healthz': healthPath(baseUrl), '/livez': livePath(baseUrl) };
   const responses = used(RESPONSES, 'responses', allPaths);
   const headers = used(HEADERS, 'headers', [allPaths, responses]);
   const schemas = used(

@@ -12,6 +12,7 @@ import { startFaultProxy } from '../helpers/fault-proxy.js';
 import { runRecordingLoads } from '../helpers/bundle-loads.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 import { openDatabase } from '../../src/storage/sqlite/open-database.js';
+import { KEY, runOnPty } from '../helpers/pty.js';
 
 const REMOTE = { id: 'remote-client', secret: 'RemoteSecret0123456789' };
 const LOCAL = { id: 'local-client', secret: 'LocalSecret0123456789' };
@@ -355,6 +356,25 @@ describe('local changes and sync push', () => {
     expect(d.exitCode, d.stderr).toBe(0);
     expect(d.stdout).toMatch(new RegExp(`^Discarded chg_\\w+: the local member "Extra Person" <extra@example\\.org> \\(${extra.id as string}\\) is gone\n$`));
     expect((await status(db)).pending.map((c: { record_id: string }) => c.record_id)).not.toContain(extra.id);
+  }, 120_000);
+
+  it('on a terminal, sync discard and snapshot import --replace ask before dropping a change; no means nothing happens', async () => {
+    const db = `${dir}/copy.db`;
+    const [chamber] = await remoteChambersNamed('Survivor HQ');
+    const asked = await create('offline', ['members', 'add', chamber!.id as string, '--name', 'Asked Person', '--email', 'asked@example.org', '--membership-type', 'standard']);
+    const no = await runOnPty(['sync', 'discard', asked.id as string, '--db', db], { configDir: cfg, steps: [{ when: /Discard the local member "Asked Person"/, send: `n${KEY.enter}` }] });
+    expect(no.exitCode, no.output).toBe(1);
+    expect(no.output).toContain('nothing was discarded');
+    expect((await status(db)).pending.map((c: { record_id: string }) => c.record_id)).toContain(asked.id);
+    const file = `${dir}/asked.snapshot`;
+    expect((await cli(['snapshot', 'export', file, '--db', db])).exitCode).toBe(0);
+    const keep = await runOnPty(['snapshot', 'import', file, '--replace', '--db', db], { configDir: cfg, steps: [{ when: /--replace discards them\. Go on\?/, send: `n${KEY.enter}` }] });
+    expect(keep.exitCode, keep.output).toBe(1);
+    expect(keep.output).toContain('nothing was imported');
+    expect((await status(db)).pending.map((c: { record_id: string }) => c.record_id)).toContain(asked.id);
+    const yes = await runOnPty(['sync', 'discard', asked.id as string, '--db', db], { configDir: cfg, steps: [{ when: /Discard the local member "Asked Person"/, send: `y${KEY.enter}` }] });
+    expect(yes.exitCode, yes.output).toBe(0);
+    expect((await status(db)).pending.map((c: { record_id: string }) => c.record_id)).not.toContain(asked.id);
   }, 120_000);
 
   it('a copy that is not there is exit 4 for the commands that read one, and is not created', async () => {

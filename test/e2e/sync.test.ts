@@ -75,6 +75,36 @@ async function remoteChambersNamed(name: string) {
   return (await walk(remote.baseUrl, s.v2, '/v2/chambers?sort=-created_at')).filter((c) => c.name === name);
 }
 
+/**
+ * `sync pull` into `db` over a slow link (100 ms per member list: 200 chambers, 2 at a time,
+ * ~10 s in all) through a profile `profile` of its own, once `done` chambers are finished,
+ * so that a signal sent then lands mid-way.
+ */
+async function slowPull(profile: string, db: string, done: number) {
+  const proxy = await startFaultProxy(remote.baseUrl, (req) => req.method === 'GET' && /\/members/.test(req.url ?? ''));
+  proxy.delayMs = 100;
+  await login(profile, proxy.baseUrl, REMOTE);
+  const proc = execa(process.execPath, [BIN, 'sync', 'pull', '--from', profile, '--db', db, '--concurrency', '2'], {
+    env: { ...cleanEnv(), CHAMBERCTL_CONFIG_DIR: cfg },
+    extendEnv: false,
+    reject: false,
+  });
+  for (let seen = 0; seen < done; await new Promise((r) => setTimeout(r, 10))) {
+    if (!existsSync(db)) continue;
+    try {
+      const peek = openDatabase(db, { readonly: true, fileMustExist: true });
+      try {
+        seen = peek.prepare('SELECT count(*) FROM sync_done').pluck().get() as number;
+      } finally {
+        peek.close();
+      }
+    } catch {
+      // the schema is being created
+    }
+  }
+  return { proxy, proc };
+}
+
 beforeAll(async () => {
   dir = await makeTempDir('chamberctl-sync-');
   cfg = `${dir}/cfg`;
@@ -125,31 +155,9 @@ describe('sync pull', () => {
   }, 120_000);
 
   it('continues a pull killed halfway and ends with an exact copy', async () => {
-    // a slow link (100 ms per member list) so that the kill lands mid-way
-    const proxy = await startFaultProxy(remote.baseUrl, (req) => req.method === 'GET' && /\/members/.test(req.url ?? ''));
-    proxy.delayMs = 100; // 200 chambers, 2 at a time: ~10 s in all, and the kill lands early
+    const db = `${dir}/killed.db`;
+    const { proxy, proc } = await slowPull('slow', db, 20);
     try {
-      await login('slow', proxy.baseUrl, REMOTE);
-      const db = `${dir}/killed.db`;
-      const proc = execa(process.execPath, [BIN, 'sync', 'pull', '--from', 'slow', '--db', db, '--concurrency', '2'], {
-        env: { ...cleanEnv(), CHAMBERCTL_CONFIG_DIR: cfg },
-        extendEnv: false,
-        reject: false,
-      });
-      // wait until some chambers are done, then kill -9
-      for (let done = 0; done < 20; await new Promise((r) => setTimeout(r, 10))) {
-        if (!existsSync(db)) continue;
-        try {
-          const peek = openDatabase(db, { readonly: true, fileMustExist: true });
-          try {
-            done = peek.prepare('SELECT count(*) FROM sync_done').pluck().get() as number;
-          } finally {
-            peek.close();
-          }
-        } catch {
-          // the schema is being created
-        }
-      }
       proc.kill('SIGKILL');
       expect((await proc).signal).toBe('SIGKILL');
       expect((await status(db)).pull_in_progress).toBe(true);
@@ -167,29 +175,9 @@ describe('sync pull', () => {
   }, 120_000);
 
   it('says how to continue after Ctrl-C, and exits 130', async () => {
-    const proxy = await startFaultProxy(remote.baseUrl, (req) => req.method === 'GET' && /\/members/.test(req.url ?? ''));
-    proxy.delayMs = 100; // 200 chambers, 2 at a time: ~10 s in all, and the kill lands early
+    const db = `${dir}/interrupted.db`;
+    const { proxy, proc } = await slowPull('slow-int', db, 10);
     try {
-      await login('slow-int', proxy.baseUrl, REMOTE);
-      const db = `${dir}/interrupted.db`;
-      const proc = execa(process.execPath, [BIN, 'sync', 'pull', '--from', 'slow-int', '--db', db, '--concurrency', '2'], {
-        env: { ...cleanEnv(), CHAMBERCTL_CONFIG_DIR: cfg },
-        extendEnv: false,
-        reject: false,
-      });
-      for (let done = 0; done < 10; await new Promise((r) => setTimeout(r, 10))) {
-        if (!existsSync(db)) continue;
-        try {
-          const peek = openDatabase(db, { readonly: true, fileMustExist: true });
-          try {
-            done = peek.prepare('SELECT count(*) FROM sync_done').pluck().get() as number;
-          } finally {
-            peek.close();
-          }
-        } catch {
-          // the schema is being created
-        }
-      }
       proc.kill('SIGINT');
       const r = await proc;
       expect(r.exitCode).toBe(130);

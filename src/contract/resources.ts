@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { COUNTRY_CODES } from './countries.js';
 import { INCLUDE_LIMIT } from './queries.js';
-import { hasNoNul, HOLDS_NUL, isWellFormed, NOT_WELL_FORMED } from './text.js';
+import { HOLDS_NUL, isWellFormed, NO_NUL, NOT_WELL_FORMED } from './text.js';
 import {
   ChamberStatus,
   ChamberType,
@@ -16,7 +16,7 @@ function requiredText(max: number) {
     .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
     .check(
       z.refine(isWellFormed, NOT_WELL_FORMED),
-      z.refine(hasNoNul, HOLDS_NUL),
+      z.regex(NO_NUL, HOLDS_NUL),
       z.trim(),
       z.minLength(1, 'must not be empty'),
       z.regex(/\S/, 'must not be empty'), // (for the OpenAPI documents: spaces alone are empty once trimmed)
@@ -27,7 +27,7 @@ function requiredText(max: number) {
 /** An optional string that may also be sent as null; empty means absent. */
 function optionalText(max: number) {
   return z.pipe(
-    z.nullish(z.string({ error: 'must be a string or null' }).check(z.refine(isWellFormed, NOT_WELL_FORMED), z.refine(hasNoNul, HOLDS_NUL), z.trim(), z.maxLength(max, `must be at most ${max} characters`))),
+    z.nullish(z.string({ error: 'must be a string or null' }).check(z.refine(isWellFormed, NOT_WELL_FORMED), z.regex(NO_NUL, HOLDS_NUL), z.trim(), z.maxLength(max, `must be at most ${max} characters`))),
     z.transform((v: string | null | undefined) => (v ? v : null)),
   );
 }
@@ -69,7 +69,7 @@ export const ChamberCreate = z
       error: (iss) => (iss.input === undefined ? 'is required' : 'must be one of: hq, subsidiary'),
     }),
     hq_id: z.nullish(
-      z.string({ error: 'must be a string or null' }).check(z.refine(isWellFormed, NOT_WELL_FORMED), z.refine(hasNoNul, HOLDS_NUL), z.trim(), z.maxLength(64, 'is not a known chamber id')),
+      z.string({ error: 'must be a string or null' }).check(z.refine(isWellFormed, NOT_WELL_FORMED), z.regex(NO_NUL, HOLDS_NUL), z.trim(), z.maxLength(64, 'is not a known chamber id')),
     ),
     address: AddressInput,
   })
@@ -100,7 +100,7 @@ export type ChamberCreate = z.output<typeof ChamberCreate>;
 export const Email = z.pipe(
   z
     .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
-    .check(z.refine(isWellFormed, NOT_WELL_FORMED), z.refine(hasNoNul, HOLDS_NUL), z.trim(), z.maxLength(254, 'must be at most 254 characters')),
+    .check(z.refine(isWellFormed, NOT_WELL_FORMED), z.regex(NO_NUL, HOLDS_NUL), z.trim(), z.maxLength(254, 'must be at most 254 characters')),
   z.email({ error: 'must be a valid e-mail address' }),
 );
 
@@ -109,7 +109,7 @@ export const Phone = z.pipe(
     z
       .string({ error: 'must be a string or null' })
       .check(
-        z.refine(isWellFormed, NOT_WELL_FORMED), z.refine(hasNoNul, HOLDS_NUL),
+        z.refine(isWellFormed, NOT_WELL_FORMED), z.regex(NO_NUL, HOLDS_NUL),
         z.trim(),
         z.maxLength(40, 'must be at most 40 characters'),
         z.regex(/^(?:\+?[0-9][0-9 ().\-/]*)?$/, 'must be a phone number (digits, spaces, + ( ) . - /)'),

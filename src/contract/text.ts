@@ -11,6 +11,9 @@ export const NOT_WELL_FORMED = 'must be well-formed Unicode text (it holds a lon
 // backend alike (decisions.md), so that SQLite does not keep what PostgreSQL would refuse.
 export const hasNoNul = (s: string) => !s.includes('\u0000');
 
+/** The same as a pattern: a zod check that the OpenAPI documents carry (`pattern`). */
+export const NO_NUL = /^[^\u0000]*$/;
+
 export const HOLDS_NUL = 'must not hold U+0000 (NUL)';
 
 /** Why a text cannot be stored as given, or undefined when it can. */

@@ -204,13 +204,13 @@ export interface components {
             [key: string]: unknown;
         };
         ChamberCreate: {
-            name: string;
+            name: string & (unknown & unknown);
             /** @enum {string} */
             type: "hq" | "subsidiary";
             hq_id?: string | null;
             address: {
-                street: string;
-                city: string;
+                street: string & (unknown & unknown);
+                city: string & (unknown & unknown);
                 postal_code?: string | null;
                 /**
                  * @description An officially assigned ISO 3166-1 alpha-2 code (249 of them: `EU`, `XK`, `ZZ` are refused), in any case; stored upper case.
@@ -310,10 +310,9 @@ export interface components {
             [key: string]: unknown;
         };
         MemberCreate: {
-            name: string;
-            /** Format: email */
+            name: string & (unknown & unknown);
             email: string;
-            phone?: string | null;
+            phone?: (string & (unknown & unknown)) | null;
             /** @enum {string} */
             membership_type: "standard" | "premium" | "corporate" | "honorary";
         };

@@ -166,6 +166,8 @@ describe('the documents say what the server accepts', () => {
       { name: 'A', type: 'hq', address: { ...address, country: '' } },
       { name: 'A', type: 'hq', address: { street: 'x', country: 'DE' } },
       { name: 'A'.repeat(201), type: 'hq', address },
+      { name: 'A\u0000B', type: 'hq', address },
+      { name: 'A', type: 'hq', address: { ...address, city: 'Bo\u0000nn' } },
       { name: 'A', type: 'branch', address },
       { type: 'hq', address },
     ];
@@ -196,6 +198,8 @@ describe('the documents say what the server accepts', () => {
       { name: 'Ada', email: 'ada-at-example', membership_type: 'premium' },
       { name: 'Ada', email: 'ada4@example.org', phone: 'call me', membership_type: 'premium' },
       { name: 'Ada', email: 'ada5@example.org', membership_type: 'gold' },
+      { name: 'A\u0000da', email: 'ada8@example.org', membership_type: 'premium' },
+      { name: 'Ada', email: 'ada9@example.org', phone: '1\u00002', membership_type: 'premium' },
       { name: '', email: 'ada6@example.org', membership_type: 'premium' },
       { email: 'ada7@example.org', membership_type: 'premium' },
     ];

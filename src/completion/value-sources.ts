@@ -14,11 +14,6 @@ export interface SourceContext {
 
 export type ValueSource = (ctx: SourceContext) => Promise<Completion>;
 
-const values = (names: readonly string[]): Completion => ({
-  candidates: names.map((value) => ({ value })),
-  directive: 'nofiles',
-});
-
 const profiles: ValueSource = async ({ env }) => ({ candidates: profileCandidates(env), directive: 'nofiles' });
 
 const files: ValueSource = async () => ({ candidates: [], directive: 'files' });

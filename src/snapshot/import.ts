@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { ChamberType, Event, Member } from '../contract/index.js';
 import { chamberOf, eventOf, memberOf, rawUnlessCanonical, type ChamberRow } from '../storage/rows.js';
-import { checkHeader, compareIds, parseLine, RECORD_KINDS, SnapshotError, type ParsedLine, type RecordKind, type SnapshotCounts } from './format.js';
+import { checkHeader, compareIds, parseLine, RECORD_KINDS, SnapshotError, type ParsedLine, type SnapshotCounts } from './format.js';
 import { LoadConflict, type LoadRow, type SnapshotBackend, type SnapshotLoader } from '../storage/snapshot-backend.js';
 
 /** Rows per insert batch (PostgreSQL's limit of 65535 parameters allows ~5900 chambers). */

@@ -1,11 +1,9 @@
 // What holds across the resource commands: how versions are chosen for a profile, that tokens
 // are reused between commands, the exit codes for missing credentials and an unreachable
 // server, that stdout carries only data, and that --help stays light.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chamber } from '../../src/contract/index.js';

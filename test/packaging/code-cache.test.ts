@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, makeTempDir, removeTempDir, runCli, type RunResult } from '../helpers/cli.js';
+import { assertBuilt, makeTempDir, removeTempDir, type RunResult } from '../helpers/cli.js';
 import { loggedIn, type LoggedIn } from '../commands/logged-in.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 

@@ -5,7 +5,7 @@ import { openProfileForCalls } from '../../client/session.js';
 import { tuneGcForImport } from '../../import/gc-tuning.js';
 import { duration, Progress } from '../../import/progress.js';
 import { createOutput } from '../../output/output.js';
-import type { CopyStore, LocalChange } from '../../storage/copy-store.js';
+import type { CopyStore } from '../../storage/copy-store.js';
 import { copyExists, openCopy } from '../../sync/open-copy.js';
 import { newPullStats, pull, PullInterrupted } from '../../sync/pull.js';
 import { changeLabel, push } from '../../sync/push.js';

@@ -130,7 +130,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       message = err.message;
     } else if (isUnavailable(err)) {
       // The database went away (a restart, a failover): say so, and the client retries.
-      opts.log?.(`error: ${request.method} ${request.url.split('?')[0]}: the database is unavailable (${(err as { code?: string }).code ?? err.message})`);
+      opts.log?.(`error: ${request.method} ${request.url.split('?')[0]}: ${err.message}`);
       reply.header('Retry-After', '1');
       return sendError(reply, 503, 'the database is unavailable; try again shortly');
     } else if (status < 500) {

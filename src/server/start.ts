@@ -7,6 +7,7 @@ import { openStorage } from '../storage/sqlite/open-storage.js';
 import type { Storage } from '../storage/sqlite/storage.js';
 import { StartError } from '../storage/start-error.js';
 import type { DirectoryStore } from '../storage/store.js';
+import { reportingUnavailable } from '../storage/unavailable.js';
 import { buildApp } from './app.js';
 import { hashSecret } from './auth/secrets.js';
 import type { ServerDeps } from './deps.js';
@@ -52,12 +53,12 @@ export { StartError, openStorage };
 export async function openStore(dbPath: string, opts: { poolSize?: number; cacheMiB?: number } = {}): Promise<DirectoryStore> {
   if (isPostgresUrl(dbPath)) {
     try {
-      return await PgStorage.open(dbPath, { poolSize: opts.poolSize });
+      return reportingUnavailable(await PgStorage.open(dbPath, { poolSize: opts.poolSize }));
     } catch (err) {
       throw new StartError(`cannot open the database ${redactUrl(dbPath)}: ${pgReason(err)}`);
     }
   }
-  return new SqliteStore(openStorage(dbPath, opts.cacheMiB), dbPath);
+  return reportingUnavailable(new SqliteStore(openStorage(dbPath, opts.cacheMiB), dbPath));
 }
 
 /** All or nothing; a bad line throws the SnapshotError that names it, an unreadable file a StartError. */

@@ -42,23 +42,7 @@ export interface EventFilter extends Paging {
   to?: string;
 }
 
-/**
- * Errors that mean the database cannot be reached right now (PostgreSQL restarting, the
- * network to it gone, a SQLite file another process keeps locked): the server answers 503
- * and the store reconnects on its own.
- */
-export function isUnavailable(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return false;
-  return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE'].includes(code) ||
-    code.startsWith('CONNECTION_') || // postgres.js: CONNECTION_CLOSED, _ENDED, _DESTROYED
-    code === 'CONNECT_TIMEOUT' ||
-    code.startsWith('08') || // SQLSTATE class 08: connection exception
-    ['57P01', '57P02', '57P03'].includes(code) || // admin shutdown, crash shutdown, cannot connect now
-    code.startsWith('SQLITE_BUSY') // SQLite: another connection kept the write lock past the busy timeout
-  );
-}
+export { isUnavailable, StorageUnavailable } from './unavailable.js';
 
 /** The key of the one-member-per-address rule: addresses compare case-insensitively. */
 export const emailKey = (email: string) => email.toLowerCase();

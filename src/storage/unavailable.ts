@@ -1,0 +1,82 @@
+/**
+ * The database cannot be reached or did not answer in time (PostgreSQL restarting, the
+ * network to it gone or silent, a SQLite file another process keeps locked). Thrown only at
+ * the storage boundary (`reportingUnavailable`), so the server answers 503 for what the
+ * database did and never for what a client's socket did: a client that resets its own
+ * connection raises ECONNRESET too, and must not read as an outage.
+ */
+export class StorageUnavailable extends Error {
+  override readonly name = 'StorageUnavailable';
+  constructor(
+    /** A few words an operator can act on: "connection refused", "no answer within 3 s". */
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`the database is unavailable: ${reason}`, options);
+  }
+}
+
+export const isUnavailable = (err: unknown): err is StorageUnavailable => err instanceof StorageUnavailable;
+
+/**
+ * What a driver's error says about the database's reachability, or undefined when it says
+ * something else (a constraint, a bug). Only ever applied to errors a store raised.
+ */
+export function unavailableReason(err: unknown): string | undefined {
+  if (err instanceof StorageUnavailable) return err.reason;
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : undefined;
+  const message = typeof e?.message === 'string' ? e.message : '';
+  if (code === undefined) {
+    // node-postgres raises plain Errors for a timeout or a connection that ended
+    if (/timeout exceeded when trying to connect/i.test(message)) return 'no free connection in time';
+    if (/Query read timeout/i.test(message)) return 'no answer in time';
+    if (/Connection terminated|Client has encountered a connection error|not queryable/i.test(message)) return 'the connection was closed';
+    return undefined;
+  }
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (['ECONNRESET', 'EPIPE'].includes(code)) return 'the connection was reset';
+  if (['ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code)) return 'the host does not answer';
+  if (['ENOTFOUND', 'EAI_AGAIN'].includes(code)) return 'host not found';
+  if (code.startsWith('CONNECTION_') || code === 'CONNECT_TIMEOUT') return 'the connection was closed';
+  if (code.startsWith('08')) return 'connection exception'; // SQLSTATE class 08
+  if (code === '57P01' || code === '57P02') return 'the database is shutting down';
+  if (code === '57P03') return 'the database is starting up';
+  if (code === '57014') return 'a statement ran past statement_timeout';
+  if (code.startsWith('SQLITE_BUSY')) return 'the database file is locked by another process';
+  return undefined;
+}
+
+/**
+ * The store with every method's driver errors that mean "unreachable" turned into
+ * StorageUnavailable; other errors pass unchanged. Methods are bound to the store itself,
+ * so its own fields and `instanceof` keep working through the proxy.
+ */
+export function reportingUnavailable<S extends object>(store: S): S {
+  const wrapped = new Map<PropertyKey, unknown>();
+  const translate = (err: unknown): never => {
+    const reason = unavailableReason(err);
+    throw reason === undefined || err instanceof StorageUnavailable ? err : new StorageUnavailable(reason, { cause: err });
+  };
+  return new Proxy(store, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      // methods only: an own property that is a function (a driver's handle) passes as it is
+      if (typeof value !== 'function' || key === 'constructor' || Object.hasOwn(target, key)) return value;
+      let fn = wrapped.get(key);
+      if (!fn) {
+        fn = (...args: unknown[]) => {
+          let result: unknown;
+          try {
+            result = (value as (...a: unknown[]) => unknown).apply(target, args);
+          } catch (err) {
+            translate(err);
+          }
+          return result instanceof Promise ? result.catch(translate) : result;
+        };
+        wrapped.set(key, fn);
+      }
+      return fn;
+    },
+  });
+}

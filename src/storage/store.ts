@@ -137,5 +137,16 @@ export interface DirectoryStore {
   seedDemo(opts: { size: 'standard' | 'large'; now: Date; seed?: number }): Promise<SeededCounts | undefined>;
   /** Whether the database answers now (GET /healthz). */
   ping(): Promise<boolean>;
+  /**
+   * The connection pool right now, for /metrics: connections open (busy or idle), idle, and
+   * requests waiting for one. Absent where there is no pool (SQLite has one connection).
+   */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  open: number;
+  idle: number;
+  waiting: number;
 }

@@ -1,12 +1,13 @@
 import { STATUS_CODES } from 'node:http';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { ApiVersion, HealthOk, HealthUnavailable } from '../contract/index.js';
 import { CredentialGuard } from './auth/credential-guard.js';
 import { registerTokenEndpoint } from './auth/token-endpoint.js';
 import type { ServerDeps } from './deps.js';
 import { registerDocs } from './docs.js';
 import { sendError, sendOAuthError } from './errors.js';
-import { isUnavailable } from '../storage/store.js';
+import { isUnavailable } from '../storage/unavailable.js';
+import { requestIdOf } from './logging.js';
 import { authServerMetadata } from './auth/metadata.js';
 import { openApiDocument } from './openapi/document.js';
 import { registerChamberRoutes } from './routes/chambers.js';
@@ -15,6 +16,13 @@ import { registerMemberRoutes } from './routes/members.js';
 import { acceptHttpMethods, methodNotAllowed, registerMethodNotAllowed } from './routes/method-not-allowed.js';
 
 export const BODY_LIMIT = 1024 * 1024; // 1 MiB, then 413 (decisions.md)
+/**
+ * Every request is answered within 5 s whatever the database does (decisions.md): a route
+ * that has not answered after this long gets 503 (Fastify's handlerTimeout), leaving a
+ * second for a loaded machine and the network. The driver's own bounds (storage/postgres)
+ * are shorter, so this is the backstop for a request that makes several slow queries.
+ */
+export const REQUEST_DEADLINE_MS = 4000;
 const HEALTH_TIMEOUT_MS = 2000;
 
 /** Whether `check` resolves to true within `ms` (a database that hangs is not healthy). */
@@ -29,8 +37,12 @@ async function answersWithin(check: Promise<boolean>, ms: number): Promise<boole
 }
 
 export interface AppOptions extends ServerDeps {
-  /** One line per request (method, path, status, ms); never headers or bodies. */
-  log?: (line: string) => void;
+  /** Fastify's logger (pino) options, from logging.ts's loggerOptions; no logging when absent. */
+  logger?: FastifyServerOptions['logger'];
+  /** A log line per request (else only those that failed); default true. */
+  logRequests?: boolean;
+  /** True once the server is stopping: new requests get 503 and `Connection: close`. */
+  isClosing?: () => boolean;
   /**
    * The URL clients reach the server at (behind a load balancer, say), named by the metadata
    * documents; else the address it listens on. Never taken from the request's Host header.
@@ -55,7 +67,12 @@ function parseJson(text: string): unknown {
 /** The whole interface (v1 and v2) as a Fastify app, not yet listening. */
 export function buildApp(opts: AppOptions): FastifyInstance {
   const app = Fastify({
-    logger: false,
+    logger: opts.logger ?? false,
+    logController: new OneLinePerRequest(opts.logRequests ?? true),
+    genReqId: requestIdOf,
+    handlerTimeout: REQUEST_DEADLINE_MS,
+    // answered by the onRequest hook below, in the JSON of every other error
+    return503OnClosing: false,
     bodyLimit: BODY_LIMIT,
     // Node would answer a request without Host itself, with an empty body; the onRequest
     // hook below answers it in JSON instead.
@@ -92,6 +109,11 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     res.end(body);
   });
   app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (opts.isClosing?.()) {
+      reply.header('connection', 'close').header('retry-after', '1');
+      return sendError(reply, 503, 'the server is shutting down; try again (another instance may answer)');
+    }
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       reply.header('connection', 'close');
       return sendError(reply, 400, 'an HTTP/1.1 request must have a Host header');
@@ -112,13 +134,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     }
   });
 
-  if (opts.log) {
-    const log = opts.log;
-    app.addHook('onResponse', async (request, reply) => {
-      const path = request.url.split('?')[0];
-      log(`${request.method} ${path} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
-    });
-  }
+  answerOnceAfterDeadline(app);
 
   app.setErrorHandler((err: FastifyError, request, reply) => {
     let status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
@@ -128,16 +144,26 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       message = 'the request body is larger than 1 MiB';
     } else if (err instanceof BadBody) {
       message = err.message;
-    } else if (isUnavailable(err)) {
-      // The database went away (a restart, a failover): say so, and the client retries.
-      opts.log?.(`error: ${request.method} ${request.url.split('?')[0]}: ${err.message}`);
+    } else if (isUnavailable(err) || err.code === 'FST_ERR_HANDLER_TIMEOUT') {
+      if (!request.raw.complete) {
+        // the deadline passed while the client was still sending its body: nothing of ours was slow
+        request.log.warn('the request body did not arrive within %d s', REQUEST_DEADLINE_MS / 1000);
+        return sendError(reply.header('connection', 'close'), 408, 'the request took too long to arrive');
+      }
+      // The database went away (a restart, a failover) or is too slow: say so, and the client retries.
+      const reason = isUnavailable(err) ? err.reason : `no answer within ${REQUEST_DEADLINE_MS / 1000} s`;
+      request.log.warn({ reason }, 'answered 503: the database is unavailable (%s)', reason);
       reply.header('Retry-After', '1');
       return sendError(reply, 503, 'the database is unavailable; try again shortly');
+    } else if (request.raw.aborted || err.code === 'ECONNRESET') {
+      // the client went away mid-request (its own socket error, not ours): nobody to answer
+      request.log.info('the client closed the connection before the request was complete');
+      return reply;
     } else if (status < 500) {
       message = `bad request (${err.code ?? 'invalid'})`;
     } else {
       message = 'internal server error';
-      opts.log?.(`error: ${request.method} ${request.url.split('?')[0]}: ${err.message}`);
+      request.log.error({ err }, 'answered 500: %s', err.message);
     }
     if (status < 500 && request.routeOptions.url?.endsWith('/auth/token')) {
       return sendOAuthError(reply, status, 'invalid_request', message); // never cached, OAuth-shaped
@@ -184,6 +210,42 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     );
   }
   return app;
+}
+
+/**
+ * A line per request (decisions.md), written when it is answered and holding the request,
+ * its status and its time, instead of Fastify's two (incoming, completed).
+ */
+class OneLinePerRequest extends LogController {
+  constructor(private readonly everyRequest: boolean) {
+    super();
+  }
+  override incomingRequest(): void {}
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime, ...(error && { err: error }) };
+    if (error) reply.log.error(line, 'request completed');
+    else if (this.everyRequest) reply.log.info(line, 'request completed');
+  }
+}
+
+/**
+ * After the deadline's 503 has been sent, the route's own answer or error (when the database
+ * finally replies) has nobody to go to: dropped here, rather than logged by Fastify as a
+ * reply sent twice.
+ */
+function answerOnceAfterDeadline(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = async function (request, reply) {
+      try {
+        const answer = await handler.call(this, request, reply);
+        return reply.sent && request.signal.aborted ? undefined : answer;
+      } catch (err) {
+        if (reply.sent && request.signal.aborted) return undefined;
+        throw err;
+      }
+    };
+  });
 }
 
 /** A whole HTTP/1.1 response with a JSON body, for the socket-level error paths. */

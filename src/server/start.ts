@@ -9,6 +9,7 @@ import { StartError } from '../storage/start-error.js';
 import type { DirectoryStore } from '../storage/store.js';
 import { reportingUnavailable } from '../storage/unavailable.js';
 import { buildApp } from './app.js';
+import { loggerOptions, type LogSettings } from './logging.js';
 import { hashSecret } from './auth/secrets.js';
 import type { ServerDeps } from './deps.js';
 
@@ -29,7 +30,8 @@ export interface StartOptions {
   clientId?: string;
   clientSecret?: string;
   now?: () => Date;
-  log?: (line: string) => void;
+  /** Logs (pino through Fastify): JSON lines or readable text; none when absent. */
+  logging?: LogSettings;
 }
 
 export interface RunningServer {
@@ -48,6 +50,22 @@ export interface RunningServer {
 }
 
 export { StartError, openStorage };
+
+/** How long requests in flight may take to finish once the server is told to stop (decisions.md). */
+const IN_FLIGHT_GRACE_MS = 10_000;
+/** The store's own close is bounded (storage/postgres); this is the backstop. */
+const STORE_CLOSE_BOUND_MS = 4_000;
+
+/** Whether `p` settles within `ms` (its rejection counts as settled). */
+async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([p.then(() => true, () => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** The database named by --db: a PostgreSQL URL, or a SQLite file (created 0600) or ':memory:'. */
 export async function openStore(dbPath: string, opts: { poolSize?: number; cacheMiB?: number } = {}): Promise<DirectoryStore> {
@@ -138,8 +156,15 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
 
     if (store instanceof SqliteStore) store.checkpointEvery(1000);
     const stats = { tokenRequests: 0 };
-    const app = buildApp({ store, now, stats, log: opts.log, publicUrl: opts.publicUrl });
     let closing = false;
+    const app = buildApp({
+      store,
+      now,
+      stats,
+      publicUrl: opts.publicUrl,
+      isClosing: () => closing,
+      ...(opts.logging && { logger: await loggerOptions(opts.logging), logRequests: opts.logging.requests }),
+    });
     // Requests still in flight when we stop get `Connection: close`, so their keep-alive
     // sockets end with the response instead of holding the process open.
     app.addHook('onSend', async (_request, reply, payload) => {
@@ -155,6 +180,25 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     }
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : opts.port;
+    let stopping: Promise<void> | undefined;
+    /**
+     * decisions.md: new requests get 503 and `Connection: close` (the onRequest hook), idle
+     * keep-alive sockets close at once (Fastify's forceCloseConnections: 'idle'), requests in
+     * flight get up to IN_FLIGHT_GRACE_MS, then their sockets are cut; the store closes
+     * within its own bound even when the database is gone.
+     */
+    const stop = async () => {
+      closing = true;
+      const closed = app.close();
+      if (!(await settlesWithin(closed, IN_FLIGHT_GRACE_MS))) {
+        app.log.warn('requests still in flight after %d s: closing their connections', IN_FLIGHT_GRACE_MS / 1000);
+        app.server.closeAllConnections();
+        await closed;
+      }
+      if (!(await settlesWithin(store.close(), STORE_CLOSE_BOUND_MS))) {
+        app.log.warn('the database connections did not close within %d s; left to the process exit', STORE_CLOSE_BOUND_MS / 1000);
+      }
+    };
     const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
     return {
       app,
@@ -165,12 +209,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       port,
       generatedClient,
       seeded,
-      async close() {
-        if (closing) return;
-        closing = true;
-        await app.close(); // stops accepting, lets in-flight requests finish
-        await store.close();
-      },
+      close: () => (stopping ??= stop()),
     };
   } catch (err) {
     await reserved.release();

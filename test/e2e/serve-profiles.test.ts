@@ -2,7 +2,9 @@
 // server's credentials, shown only once, were gone).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
-import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
+import { logMessages, startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
+
+const logOf = (s: ServeProcess) => logMessages(s.output().stderr).join('\n');
 
 let dir: string;
 let cfg: string;
@@ -31,7 +33,7 @@ describe('serve and profiles', () => {
     expect((await cli(['--profile', 'local', 'chambers', 'list', '--per-page', '1', '--json'])).exitCode).toBe(0);
 
     const second = await serve(['--db', `${dir}/second.db`]);
-    expect(second.output().stderr).toMatch(/warning: profile "local" belongs to the server of .*first\.db: left as it is \(--profile NAME/);
+    expect(logOf(second)).toMatch(/warning: profile "local" belongs to the server of .*first\.db: left as it is \(--profile NAME/);
     // `local` still reaches the first server, with the first server's credentials
     const profiles = await cli(['profiles', 'list', '--json']);
     expect(JSON.parse(profiles.stdout).find((p: { name: string }) => p.name === 'local').base_url).toBe(first.baseUrl);
@@ -39,20 +41,20 @@ describe('serve and profiles', () => {
 
     // under a name of its own, the second server gets a working profile
     const third = await serve(['--db', `${dir}/third.db`, '--profile', 'third']);
-    expect(third.output().stderr).toMatch(/profile "third" points here/);
+    expect(logOf(third)).toMatch(/profile "third" points here/);
     expect((await cli(['--profile', 'third', 'chambers', 'list', '--per-page', '1'])).exitCode).toBe(0);
 
     // a :memory: server leaves existing profiles alone
     const scratch = await serve(['--db', ':memory:']);
-    expect(scratch.output().stderr).toMatch(/a :memory: server does not take over/);
+    expect(logOf(scratch)).toMatch(/a :memory: server does not take over/);
   });
 
   it('a second server of the same database leaves the profile to the first while it runs, and says when it moves a dead one', async () => {
     const db = `${dir}/shared.db`;
     const first = await serve(['--db', db, '--profile', 'shared']);
-    expect(first.output().stderr).toMatch(/profile "shared" points here/);
+    expect(logOf(first)).toMatch(/profile "shared" points here/);
     const second = await serve(['--db', db, '--profile', 'shared']);
-    expect(second.output().stderr).toContain(
+    expect(logOf(second)).toContain(
       `warning: profile "shared" points at the server still running at ${first.baseUrl}: left as it is (--profile NAME saves this one under another name; --overwrite-profile takes it over)`,
     );
     await second.stop();
@@ -63,7 +65,7 @@ describe('serve and profiles', () => {
     // once the first is gone, the next server takes the profile over and says so
     await first.stop();
     const third = await serve(['--db', db, '--profile', 'shared']);
-    expect(third.output().stderr).toContain(`profile "shared" points here (it pointed at ${first.baseUrl}, which no longer answers)`);
+    expect(logOf(third)).toContain(`profile "shared" points here (it pointed at ${first.baseUrl}, which no longer answers)`);
     expect(await url()).toBe(third.baseUrl);
   });
 

@@ -50,3 +50,24 @@ export async function startServeProcess(args: string[], env: Record<string, stri
     },
   };
 }
+
+/**
+ * serve's log (stderr) as readable lines: the message of each JSON line, with `warning: ` or
+ * `error: ` before those of that level, and a request line as `GET /path 200`. Any line that
+ * is not JSON is an error of the test (serve's log is JSON lines off a terminal).
+ */
+export function logMessages(stderr: string): string[] {
+  return stderr
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !/^\(node:\d+\)|^\(Use `node --trace/.test(l))
+    .map((l) => {
+      let entry: { level: number; msg: string; req?: { method: string; url: string }; res?: { statusCode: number } };
+      try {
+        entry = JSON.parse(l);
+      } catch {
+        throw new Error(`serve wrote a log line that is not JSON: ${l}`);
+      }
+      if (entry.req && entry.res) return `${entry.req.method} ${entry.req.url} ${entry.res.statusCode}`;
+      return `${entry.level >= 50 ? 'error: ' : entry.level >= 40 ? 'warning: ' : ''}${entry.msg}`;
+    });
+}

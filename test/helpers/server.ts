@@ -50,7 +50,7 @@ export async function startTestServer(
     clientId: TEST_CLIENT_ID,
     clientSecret: TEST_CLIENT_SECRET,
     now: opts.now,
-    log: opts.log,
+    ...(opts.log && { logging: { destination: { write: (line: string) => opts.log!(line.trimEnd()) }, format: 'json' as const, requests: true } }),
   }).catch(async (err: unknown) => {
     await db?.drop();
     throw err;

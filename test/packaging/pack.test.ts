@@ -175,7 +175,7 @@ function waitForServe(proc: ResultPromise): Promise<{ base_url: string; client_i
     const timer = setTimeout(() => reject(new Error(`serve did not start:\n${out}\n${err}`)), 30_000);
     const check = () => {
       const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line && /profile "local" points here/.test(err)) {
+      if (line && /profile \\?"local\\?" points here/.test(err)) {
         clearTimeout(timer);
         resolve(JSON.parse(line) as { base_url: string; client_id?: string });
       }

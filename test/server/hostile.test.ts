@@ -100,7 +100,15 @@ describe('hostile input', () => {
     const all = logs.join('\n');
     expect(all).not.toContain(v2);
     expect(all).not.toContain('DROP TABLE');
-    for (const line of logs) expect(line).toMatch(/^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \/\S* \d{3} \d+\.\dms$/);
+    for (const line of logs) {
+      const entry = JSON.parse(line);
+      if (entry.msg !== 'request completed') continue;
+      expect(entry.reqId).toMatch(/^[\x21-\x7e]{1,128}$/);
+      expect(entry.req.method).toMatch(/^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/);
+      expect(entry.res.statusCode).toBeGreaterThanOrEqual(200);
+      expect(entry).not.toHaveProperty('body');
+      if (entry.req.headers.authorization !== undefined) expect(entry.req.headers.authorization).toBe('[redacted]');
+    }
   });
 });
 

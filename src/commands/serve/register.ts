@@ -57,7 +57,13 @@ export function registerServe(program: Command, ctx: CliContext): void {
     )
     .option('--client-id <id>', 'register (or update) this API client')
     .option('--client-secret <secret>', 'secret of --client-id')
-    .option('--quiet', 'do not log requests')
+    .option('--quiet', 'log failures only, not a line per request')
+    .addOption(
+      new Option('--log-format <format>', 'log lines as JSON (for a log shipper) or readable text (default: text on a terminal, else json)').choices([
+        'json',
+        'text',
+      ]),
+    )
     .option('--overwrite-profile', "take over the profile (--profile, default local) even if it belongs to another server's database")
     .addHelpText(
       'after',

@@ -14,6 +14,8 @@ export interface ServeOptions {
   clientId?: string;
   clientSecret?: string;
   quiet?: boolean;
+  /** json or text; default text on a terminal, json otherwise. */
+  logFormat?: 'json' | 'text';
   poolSize?: number;
   publicUrl?: string;
   cacheSize?: number;
@@ -28,7 +30,6 @@ function clientBaseUrl(baseUrl: string, host: string): string {
 
 export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { json?: boolean; profile?: string } = {}): Promise<void> {
   const dbPath = opts.db ?? defaultDbPath(ctx.env);
-  const err = (s: string) => ctx.stderr.write(`${s}\n`);
   let server;
   try {
     server = await startServer({
@@ -43,7 +44,12 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
       clientId: opts.clientId,
       clientSecret: opts.clientSecret,
       now: ctx.now,
-      log: opts.quiet ? undefined : err,
+      logging: {
+        destination: ctx.stderr,
+        format: opts.logFormat ?? (ctx.stderr.isTTY ? 'text' : 'json'),
+        requests: !opts.quiet,
+        colour: ctx.stderr.isTTY === true && ctx.env.NO_COLOR === undefined,
+      },
     });
   } catch (e) {
     if (e instanceof StartError) throw new CliError(e.message, ExitCode.FAILURE);
@@ -51,26 +57,31 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
     throw e;
   }
 
+  // From here on, what serve has to say goes to its log (JSON lines for a log shipper, or
+  // readable text on a terminal), never as a second format on the same stream.
+  const log = server.app.log;
+
   // Ctrl-C and SIGTERM are handled from before the first line is printed: a supervisor
   // that stops the server as soon as it reads the URL gets a clean stop, not a kill.
   let profileSaved: Promise<void> = Promise.resolve();
   const stopped = new Promise<void>((resolve) => {
     let stopping = false;
-    const off = ctx.onSignal(() => {
+    const off = ctx.onSignal((signal) => {
       if (stopping) {
-        err('stopping now');
+        log.warn('%s again: stopping now, without waiting for requests in flight', signal);
         process.exit(130); // a second Ctrl-C does not wait
       }
       stopping = true;
-      err('stopping: finishing requests in flight');
+      log.info('%s: stopping; new requests get 503, requests in flight may finish (10 s at most)', signal);
       // the profile is written first (it reads the database); then the server stops
       profileSaved.then(() => server.close()).then(
         () => {
+          log.info('stopped');
           off();
           resolve();
         },
         (e: Error) => {
-          err(`error while stopping: ${e.message}`);
+          log.error('error while stopping: %s', e.message);
           off();
           resolve();
         },
@@ -102,7 +113,7 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
     );
   }
   if (server.seeded) {
-    err(`seeded ${opts.seed === 'demo' ? 'demo data' : `from ${opts.seed}`}: ${server.seeded.chambers} chambers, ${server.seeded.members} members, ${server.seeded.events} events`);
+    log.info(`seeded ${opts.seed === 'demo' ? 'demo data' : `from ${opts.seed}`}: ${server.seeded.chambers} chambers, ${server.seeded.members} members, ${server.seeded.events} events`);
   }
 
   // Point this server's profile (`local` unless --profile) at it, so the next command just
@@ -126,11 +137,11 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
       });
       if (saved.saved) {
         const moved = saved.tookOverFrom ? ` (it pointed at ${saved.tookOverFrom}, which no longer answers)` : '';
-        err(`profile "${saved.profile}" points here${moved}${saved.madeCurrent ? ' and is now the current profile' : ` (use it with --profile ${saved.profile})`}`);
+        log.info(`profile "${saved.profile}" points here${moved}${saved.madeCurrent ? ' and is now the current profile' : ` (use it with --profile ${saved.profile})`}`);
       }
-      if (saved.warning) err(`warning: ${saved.warning}`);
+      if (saved.warning) log.warn(saved.warning);
     } catch (e) {
-      err(`warning: could not update the profile: ${(e as Error).message}`);
+      log.warn('could not update the profile: %s', (e as Error).message);
     }
   };
   profileSaved = saveProfile();

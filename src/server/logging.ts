@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+
+/** Where and how `serve` logs (decisions.md, "A shared deployment"). */
+export interface LogSettings {
+  /** stderr in `serve`; anything with write() in tests. */
+  destination: { write(line: string): unknown };
+  /** JSON lines as pino writes them, or readable lines for a terminal. */
+  format: 'json' | 'text';
+  /** A line per request (false with `serve --quiet`: failures and serve's own messages only). */
+  requests: boolean;
+  /** Colour in text lines (a terminal that supports it). */
+  colour?: boolean;
+}
+
+/** 1–128 visible ASCII characters (decisions.md); anything else is replaced. */
+const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+
+/** A client's X-Request-Id when well-formed, else a new one: the id of every log line of the request. */
+export function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** Query parameters whose values are never logged, whatever route they are sent to. */
+const SECRET_PARAMS = /^(client_secret|access_token|refresh_token|token|password|secret)$/i;
+
+/** The request's path and query, with the values of secret-looking parameters masked. */
+function loggableUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  for (const key of params.keys()) if (SECRET_PARAMS.test(key)) params.set(key, '[redacted]');
+  return `${url.slice(0, q)}?${params.toString()}`;
+}
+
+/**
+ * Fields that may hold a credential, wherever a log call puts them. The request serializer
+ * below logs headers (an operator wants the user agent and the forwarded address), so the
+ * Authorization header is removed here by configuration, not by remembering to leave it out.
+ */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers["proxy-authorization"]',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.client_secret',
+  '*.clientSecret',
+  '*.access_token',
+  '*.password',
+  '*.secret',
+];
+
+/** Fastify's logger options for these settings: pino, JSON lines or readable text. */
+export async function loggerOptions(settings: LogSettings): Promise<FastifyServerOptions['logger']> {
+  return {
+    level: 'info',
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: {
+      req: (req: FastifyRequest | IncomingMessage) => {
+        const raw = 'raw' in req ? req.raw : req;
+        return {
+          method: raw.method,
+          url: loggableUrl(raw.url ?? ''),
+          remoteAddress: raw.socket?.remoteAddress,
+          headers: { ...raw.headers },
+        };
+      },
+      res: (res: FastifyReply | { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+    stream: settings.format === 'json' ? settings.destination : await textStream(settings),
+  } as FastifyServerOptions['logger'];
+}
+
+interface LogLine {
+  level: number;
+  msg?: string;
+  reqId?: string;
+  req?: { method?: string; url?: string };
+  res?: { statusCode?: number };
+  responseTime?: number;
+  err?: { message?: string };
+}
+
+/**
+ * pino-pretty formatting pino's own lines (one logging path): `GET /v2/chambers 200 1.2ms`
+ * for a request, the message for anything else; the request id at the end of each line.
+ */
+async function textStream(settings: LogSettings): Promise<{ write(line: string): unknown }> {
+  const { default: pretty } = await import('pino-pretty');
+  return pretty({
+    destination: settings.destination as NodeJS.WritableStream,
+    sync: true,
+    colorize: settings.colour ?? false,
+    translateTime: 'SYS:HH:MM:ss',
+    singleLine: true,
+    hideObject: true,
+    ignore: 'pid,hostname',
+    messageFormat: (log) => {
+      const l = log as unknown as LogLine;
+      const what = l.req && l.res && l.responseTime !== undefined
+        ? `${l.req.method} ${l.req.url} ${l.res.statusCode} ${l.responseTime.toFixed(1)}ms`
+        : `${l.msg ?? ''}${l.err?.message && l.err.message !== l.msg ? `: ${l.err.message}` : ''}`;
+      return l.reqId ? `${what} [${l.reqId}]` : what;
+    },
+  });
+}

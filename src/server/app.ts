@@ -8,6 +8,7 @@ import { registerDocs } from './docs.js';
 import { sendError, sendOAuthError } from './errors.js';
 import { isUnavailable } from '../storage/unavailable.js';
 import { requestIdOf } from './logging.js';
+import { registerMetrics } from './metrics.js';
 import { authServerMetadata } from './auth/metadata.js';
 import { openApiDocument } from './openapi/document.js';
 import { registerChamberRoutes } from './routes/chambers.js';
@@ -39,6 +40,8 @@ async function answersWithin(check: Promise<boolean>, ms: number): Promise<boole
 export interface AppOptions extends ServerDeps {
   /** Fastify's logger (pino) options, from logging.ts's loggerOptions; no logging when absent. */
   logger?: FastifyServerOptions['logger'];
+  /** GET /metrics in the Prometheus text format (serve --metrics); a 404 when false. */
+  metrics?: boolean;
   /** A log line per request (else only those that failed); default true. */
   logRequests?: boolean;
   /** True once the server is stopping: new requests get 503 and `Connection: close`. */
@@ -135,6 +138,11 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   });
 
   answerOnceAfterDeadline(app);
+  if (opts.metrics) {
+    const metrics = registerMetrics(app, opts.store);
+    methodNotAllowed(app, '/metrics', ['GET']);
+    opts = { ...opts, onTokenFailure: metrics.tokenFailed };
+  }
 
   app.setErrorHandler((err: FastifyError, request, reply) => {
     let status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { Writable } from 'node:stream';
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 
 /** Where and how `serve` logs (decisions.md, "A shared deployment"). */
@@ -89,12 +90,19 @@ interface LogLine {
  */
 async function textStream(settings: LogSettings): Promise<{ write(line: string): unknown }> {
   const { default: pretty } = await import('pino-pretty');
+  const d = settings.destination;
+  // pino-pretty writes to a stream; a bare { write } (a test's) is made one
+  const destination = 'on' in d ? (d as NodeJS.WritableStream) : new Writable({
+          write(chunk, _encoding, done) {
+            d.write(String(chunk));
+            done();
+          },
+        });
   return pretty({
-    destination: settings.destination as NodeJS.WritableStream,
+    destination,
     sync: true,
     colorize: settings.colour ?? false,
     translateTime: 'SYS:HH:MM:ss',
-    singleLine: true,
     hideObject: true,
     ignore: 'pid,hostname',
     messageFormat: (log) => {

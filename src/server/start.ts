@@ -30,6 +30,8 @@ export interface StartOptions {
   clientId?: string;
   clientSecret?: string;
   now?: () => Date;
+  /** GET /metrics in the Prometheus text format. */
+  metrics?: boolean;
   /** Logs (pino through Fastify): JSON lines or readable text; none when absent. */
   logging?: LogSettings;
 }
@@ -163,6 +165,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       stats,
       publicUrl: opts.publicUrl,
       isClosing: () => closing,
+      metrics: opts.metrics,
       ...(opts.logging && { logger: await loggerOptions(opts.logging), logRequests: opts.logging.requests }),
     });
     // Requests still in flight when we stop get `Connection: close`, so their keep-alive

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { execa } from 'execa';
 import { assertBuilt, BIN, cleanEnv, makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
 import { call } from '../helpers/http.js';
-import { startServeProcess } from '../helpers/serve-process.js';
+import { logMessages, startServeProcess } from '../helpers/serve-process.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -132,7 +132,7 @@ describe('chamberctl snapshot', () => {
     const b = await startServeProcess(['--port', '0', '--db', seededDb, '--seed', file(), '--quiet', ...CLIENT], env());
     try {
       // stderr's line follows the URL on stdout
-      await vi.waitFor(() => expect(b.output().stderr).toContain(`seeded from ${file()}: 201 chambers, 5000 members, 1000 events`));
+      await vi.waitFor(() => expect(logMessages(b.output().stderr)).toContain(`seeded from ${file()}: 201 chambers, 5000 members, 1000 events`));
       expect(await lists(b.baseUrl)).toEqual(await lists(a.baseUrl));
     } finally {
       await a.stop();
@@ -140,8 +140,8 @@ describe('chamberctl snapshot', () => {
     }
     // an existing database is not seeded again
     const c = await startServeProcess(['--port', '0', '--db', seededDb, '--seed', file(), '--quiet', ...CLIENT], env());
-    await vi.waitFor(() => expect(c.output().stderr).toContain('profile "local"')); // the line after where "seeded" would be
-    expect((await c.stop()).stderr).not.toContain('seeded');
+    await vi.waitFor(() => expect(logMessages(c.output().stderr).join('\n')).toContain('profile "local"')); // the line after where "seeded" would be
+    expect(logMessages((await c.stop()).stderr).join('\n')).not.toContain('seeded');
   });
 
   it('serve --seed with a bad file exits 5 naming the line, and leaves the database empty', async () => {

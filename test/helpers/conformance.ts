@@ -91,6 +91,12 @@ export class Conformance {
     }
     if (!res.content) return x.body === '' ? undefined : `a body where ${operation.operationId} ${x.status} declares none`;
     if (x.method === 'HEAD') return undefined;
+    const media = Object.keys(res.content);
+    if (!media.includes('application/json')) {
+      // a text answer (GET /metrics): its Content-Type is the one declared
+      const essence = (t: string) => t.split(';')[0]!.trim().toLowerCase();
+      return media.some((m) => essence(m) === essence(type)) ? undefined : `Content-Type ${type || '(none)'} where ${operation.operationId} answers ${media.join(', ')}`;
+    }
     if (!type.startsWith('application/json')) return `Content-Type ${type || '(none)'} where ${operation.operationId} answers JSON`;
     return this.schemaProblem(version ?? 'v2', res.content['application/json'].schema, x.body, `${operation.operationId} ${x.status}`);
   }

@@ -32,13 +32,30 @@ export const TEST_BACKEND: 'sqlite' | 'postgres' = process.env.CHAMBERCTL_TEST_B
 const hex = (row: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Buffer.isBuffer(v) ? v.toString('hex') : v]));
 
+function logTo(opts: { log?: (line: string) => void; rawLog?: (line: string) => void }, line: string): void {
+  opts.rawLog?.(line.trimEnd());
+  const entry = JSON.parse(line) as { req?: { method: string; url: string }; res?: { statusCode: number }; responseTime?: number };
+  if (opts.log && entry.req && entry.res) {
+    opts.log(`${entry.req.method} ${entry.req.url.split('?')[0]} ${entry.res.statusCode} ${entry.responseTime!.toFixed(1)}ms`);
+  }
+}
+
 /**
  * The real embedded server, in-process, on a random loopback port: with an in-memory SQLite
  * database, or (CHAMBERCTL_TEST_BACKEND=postgres) a PostgreSQL database of its own, dropped
  * at close.
  */
 export async function startTestServer(
-  opts: { now?: () => Date; seed?: 'demo' | 'none'; dbPath?: string; log?: (line: string) => void } = {},
+  opts: {
+    now?: () => Date;
+    seed?: 'demo' | 'none';
+    dbPath?: string;
+    /** A line per request, `GET /v2/chambers 200 1.2ms` (the path without its query). */
+    log?: (line: string) => void;
+    /** Every line of the server's log, JSON as pino writes it. */
+    rawLog?: (line: string) => void;
+    metrics?: boolean;
+  } = {},
 ): Promise<TestServer> {
   let db: TestDatabase | undefined;
   if (TEST_BACKEND === 'postgres' && !opts.dbPath) db = await createTestDatabase('chamberctl_srv');
@@ -50,7 +67,8 @@ export async function startTestServer(
     clientId: TEST_CLIENT_ID,
     clientSecret: TEST_CLIENT_SECRET,
     now: opts.now,
-    ...(opts.log && { logging: { destination: { write: (line: string) => opts.log!(line.trimEnd()) }, format: 'json' as const, requests: true } }),
+    metrics: opts.metrics,
+    ...((opts.log || opts.rawLog) && { logging: { destination: { write: (line: string) => logTo(opts, line) }, format: 'json' as const, requests: true } }),
   }).catch(async (err: unknown) => {
     await db?.drop();
     throw err;

@@ -10,7 +10,7 @@ let v2: string;
 let hq: string;
 const logs: string[] = [];
 beforeAll(async () => {
-  srv = await startTestServer({ seed: 'none', log: (l) => logs.push(l) });
+  srv = await startTestServer({ seed: 'none', rawLog: (l) => logs.push(l) });
   hq = (await buildFixture(srv.writer, { members: 3 })).big.id;
   v2 = await getToken(srv.baseUrl, 'v2');
 });

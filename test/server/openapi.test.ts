@@ -57,6 +57,7 @@ describe('the OpenAPI documents', () => {
       'GET /chambers/{id} getChamber',
       'GET /healthz getHealth',
       'GET /livez getLive',
+      'GET /metrics getMetrics',
       'POST /auth/token issueToken',
     ]);
     expect(ids('v2')).toEqual([
@@ -67,6 +68,7 @@ describe('the OpenAPI documents', () => {
       'GET /chambers/{id} getChamber',
       'GET /healthz getHealth',
       'GET /livez getLive',
+      'GET /metrics getMetrics',
       'POST /auth/token issueToken',
       'POST /chambers createChamber',
       'POST /chambers/{chamber_id}/members addMember',

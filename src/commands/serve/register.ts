@@ -57,6 +57,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
     )
     .option('--client-id <id>', 'register (or update) this API client')
     .option('--client-secret <secret>', 'secret of --client-id')
+    .option('--metrics', 'serve GET /metrics in the Prometheus text format (request durations, pool, token failures)')
     .option('--quiet', 'log failures only, not a line per request')
     .addOption(
       new Option('--log-format <format>', 'log lines as JSON (for a log shipper) or readable text (default: text on a terminal, else json)').choices([

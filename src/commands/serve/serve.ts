@@ -14,6 +14,7 @@ export interface ServeOptions {
   clientId?: string;
   clientSecret?: string;
   quiet?: boolean;
+  metrics?: boolean;
   /** json or text; default text on a terminal, json otherwise. */
   logFormat?: 'json' | 'text';
   poolSize?: number;
@@ -44,6 +45,7 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
       clientId: opts.clientId,
       clientSecret: opts.clientSecret,
       now: ctx.now,
+      metrics: opts.metrics,
       logging: {
         destination: ctx.stderr,
         format: opts.logFormat ?? (ctx.stderr.isTTY ? 'text' : 'json'),

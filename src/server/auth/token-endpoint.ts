@@ -89,11 +89,13 @@ export function registerTokenEndpoint(app: FastifyInstance, version: ApiVersion,
       if (limited) {
         // Held back a moment: a flood waiting on its own answers sends fewer requests, so
         // answering it costs less of what good clients need (bench:token).
+        deps.onTokenFailure?.('rate_limited');
         await delay(LIMITED_ANSWER_DELAY_MS);
         reply.header('Retry-After', String(limited.retryAfterSeconds));
         return sendOAuthError(reply, 429, 'temporarily_unavailable', `too many failed client authentications from this address; try again in ${limited.retryAfterSeconds} s`);
       }
       if (!(await verifySecret(creds.clientSecret, stored))) {
+        deps.onTokenFailure?.(stored === undefined ? 'unknown_client' : 'wrong_secret');
         return sendOAuthError(reply, 401, 'invalid_client', 'client authentication failed', usedBasic);
       }
       guard.succeeded(request.ip);

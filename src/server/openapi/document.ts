@@ -316,6 +316,26 @@ function livePath(baseUrl: string): Json {
   };
 }
 
+/** GET /metrics, beside /healthz: only with `serve --metrics`. */
+function metricsPath(baseUrl: string): Json {
+  return {
+    servers: [{ url: baseUrl, description: 'The server itself, outside the versions' }],
+    get: {
+      operationId: 'getMetrics',
+      tags: ['Operations'],
+      summary: 'Metrics in the Prometheus text format',
+      description:
+        'Only when the server runs with `serve --metrics` (else 404). Request durations (`http_request_duration_seconds` by method, route and status code), ' +
+        "the database pool's open, idle and waiting connections, token failures by reason, and the process's own metrics. Unauthenticated: keep it on the operators' network.",
+      security: [],
+      responses: {
+        200: { description: 'The metrics.', content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } } },
+        404: { description: 'The server runs without `--metrics`.', content: json(ref('Error')) },
+      },
+    },
+  };
+}
+
 /** The names a part of the document refers to (`#/components/KIND/NAME`). */
 function refsIn(value: unknown, kind: string, found = new Set<string>()): Set<string> {
   if (Array.isArray(value)) for (const v of value) refsIn(v, kind, found);
@@ -345,7 +365,7 @@ function used(all: Record<string, Json>, kind: string, from: unknown): Record<st
 
 function build(version: ApiVersion, baseUrl: string): Json {
   const v2 = version === 'v2';
-  const allPaths = { ...paths(version), '/healthz': healthPath(baseUrl), '/livez': livePath(baseUrl) };
+  const allPaths = { ...paths(version), '/healthz': healthPath(baseUrl), '/livez': livePath(baseUrl), '/metrics': metricsPath(baseUrl) };
   const responses = used(RESPONSES, 'responses', allPaths);
   const headers = used(HEADERS, 'headers', [allPaths, responses]);
   const schemas = used(

@@ -1,9 +1,7 @@
 // Several `chamberctl serve` processes on one PostgreSQL database, as a team deploys them
 // behind a load balancer: one truth whichever instance a request reaches. And the database
-// going away under a running instance (through a TCP relay the test can cut): 503 JSON
+// going away under a running instance (through a TCP fault proxy the test can cut): 503 JSON
 // answers and an unhealthy /healthz, never a crash or a hang, and recovery on its own.
-import { createServer, connect, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggedIn, type LoggedIn } from '../commands/logged-in.js';
 import { csvFile, HEADER, summaryOf, validRows } from '../import/e2e-helpers.js';
@@ -11,6 +9,7 @@ import { makeTempDir, removeTempDir } from '../helpers/cli.js';
 import { call } from '../helpers/http.js';
 import { createTestDatabase, PG_ADMIN_URL, type TestDatabase } from '../helpers/postgres.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
+import { startTcpFaultProxy } from '../helpers/tcp-fault-proxy.js';
 
 const CLIENT = { id: 'teamapp', secret: 'TeamSecret0123456789abcdef' };
 const creds = { grant_type: 'client_credentials', client_id: CLIENT.id, client_secret: CLIENT.secret };
@@ -140,42 +139,10 @@ describe('two instances on one PostgreSQL database', () => {
   });
 });
 
-/** A TCP relay to PostgreSQL that the test can cut (every connection dropped, new ones refused) and restore. */
-async function startRelay(target: { host: string; port: number }) {
-  const sockets = new Set<Socket>();
-  let server: Server | undefined;
-  let port = 0;
-  const open = async () => {
-    server = createServer((client) => {
-      const upstream = connect(target.port, target.host);
-      for (const s of [client, upstream]) {
-        sockets.add(s);
-        s.on('close', () => sockets.delete(s));
-        s.on('error', () => s.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
-  };
-  await open();
-  return {
-    get port() {
-      return port;
-    },
-    async cut() {
-      const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
-      for (const s of sockets) s.destroy();
-      await closed;
-    },
-    restore: open,
-  };
-}
-
 describe('the database going away under a running instance', () => {
   it('gives 503 JSON answers and an unhealthy /healthz, never a hang, then recovers on its own', async () => {
     const admin = new URL(PG_ADMIN_URL);
-    const relay = await startRelay({ host: admin.hostname, port: Number(admin.port || 5432) });
+    const relay = await startTcpFaultProxy({ host: admin.hostname, port: Number(admin.port || 5432) });
     const viaRelay = new URL(db.url);
     viaRelay.port = String(relay.port);
     const c = await serveOn(viaRelay.toString(), 'relay', ['--seed', 'none']);
@@ -184,7 +151,7 @@ describe('the database going away under a running instance', () => {
       expect((await call(c.baseUrl, 'GET', '/healthz')).status).toBe(200);
       expect((await call(c.baseUrl, 'GET', '/v2/chambers', { token: t })).status).toBe(200);
 
-      await relay.cut();
+      await relay.setMode('refuse'); // every connection dropped, new ones refused
       const started = Date.now();
       const during = await Promise.all([
         call(c.baseUrl, 'GET', '/v2/chambers', { token: t }),
@@ -200,7 +167,7 @@ describe('the database going away under a running instance', () => {
       }
       expect(during[0]!.body.error).toMatch(/database is unavailable/);
 
-      await relay.restore();
+      await relay.setMode('pass');
       let health = 0;
       for (let i = 0; i < 50 && health !== 200; i++) {
         health = (await call(c.baseUrl, 'GET', '/healthz')).status;
@@ -212,7 +179,7 @@ describe('the database going away under a running instance', () => {
       expect(c.proc.exitCode).toBeNull(); // still running
     } finally {
       await c.stop();
-      await relay.cut().catch(() => undefined);
+      await relay.close();
     }
   }, 60_000);
 });

@@ -4,11 +4,13 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // completion tests (`npm run test:shells`, which need bash, zsh and fish installed).
 const run = process.env.CHAMBERCTL_TEST_SHELLS ? 'shells' : process.env.CHAMBERCTL_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 const SHELL_TESTS = 'test/completion/shells.test.ts';
+// Tests of a shared deployment, always on PostgreSQL whatever the pass: run once, in its pass.
+const POSTGRES_ONLY = ['test/e2e/outage.test.ts', 'test/e2e/shared-deployment.test.ts'];
 
 export default defineConfig({
   test: {
     include: run === 'shells' ? [SHELL_TESTS] : ['test/**/*.test.ts'],
-    exclude: run === 'shells' ? configDefaults.exclude : [...configDefaults.exclude, SHELL_TESTS],
+    exclude: run === 'shells' ? configDefaults.exclude : [...configDefaults.exclude, SHELL_TESTS, ...(run === 'sqlite' ? POSTGRES_ONLY : [])],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

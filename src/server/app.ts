@@ -7,6 +7,7 @@ import type { ServerDeps } from './deps.js';
 import { registerDocs } from './docs.js';
 import { sendError, sendOAuthError } from './errors.js';
 import { isUnavailable } from '../storage/unavailable.js';
+import { answerWithinDeadline, DeadlinePassed, REQUEST_DEADLINE_MS } from './deadline.js';
 import { requestIdOf } from './logging.js';
 import { registerMetrics } from './metrics.js';
 import { authServerMetadata } from './auth/metadata.js';
@@ -17,13 +18,7 @@ import { registerMemberRoutes } from './routes/members.js';
 import { acceptHttpMethods, methodNotAllowed, registerMethodNotAllowed } from './routes/method-not-allowed.js';
 
 export const BODY_LIMIT = 1024 * 1024; // 1 MiB, then 413 (decisions.md)
-/**
- * Every request is answered within 5 s whatever the database does (decisions.md): a route
- * that has not answered after this long gets 503 (Fastify's handlerTimeout), leaving a
- * second for a loaded machine and the network. The driver's own bounds (storage/postgres)
- * are shorter, so this is the backstop for a request that makes several slow queries.
- */
-export const REQUEST_DEADLINE_MS = 4000;
+export { REQUEST_DEADLINE_MS } from './deadline.js';
 const HEALTH_TIMEOUT_MS = 2000;
 
 /** Whether `check` resolves to true within `ms` (a database that hangs is not healthy). */
@@ -73,7 +68,6 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     logger: opts.logger ?? false,
     logController: new OneLinePerRequest(opts.logRequests ?? true),
     genReqId: requestIdOf,
-    handlerTimeout: REQUEST_DEADLINE_MS,
     // answered by the onRequest hook below, in the JSON of every other error
     return503OnClosing: false,
     bodyLimit: BODY_LIMIT,
@@ -137,7 +131,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     }
   });
 
-  answerOnceAfterDeadline(app);
+  answerWithinDeadline(app);
   if (opts.metrics) {
     const metrics = registerMetrics(app, opts.store);
     methodNotAllowed(app, '/metrics', ['GET']);
@@ -152,14 +146,14 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       message = 'the request body is larger than 1 MiB';
     } else if (err instanceof BadBody) {
       message = err.message;
-    } else if (isUnavailable(err) || err.code === 'FST_ERR_HANDLER_TIMEOUT') {
+    } else if (isUnavailable(err) || err instanceof DeadlinePassed) {
       if (!request.raw.complete) {
         // the deadline passed while the client was still sending its body: nothing of ours was slow
         request.log.warn('the request body did not arrive within %d s', REQUEST_DEADLINE_MS / 1000);
         return sendError(reply.header('connection', 'close'), 408, 'the request took too long to arrive');
       }
       // The database went away (a restart, a failover) or is too slow: say so, and the client retries.
-      const reason = isUnavailable(err) ? err.reason : `no answer within ${REQUEST_DEADLINE_MS / 1000} s`;
+      const reason = isUnavailable(err) ? err.reason : err.message;
       request.log.warn({ reason }, 'answered 503: the database is unavailable (%s)', reason);
       reply.header('Retry-After', '1');
       return sendError(reply, 503, 'the database is unavailable; try again shortly');
@@ -234,26 +228,6 @@ class OneLinePerRequest extends LogController {
     if (error) reply.log.error(line, 'request completed');
     else if (this.everyRequest) reply.log.info(line, 'request completed');
   }
-}
-
-/**
- * After the deadline's 503 has been sent, the route's own answer or error (when the database
- * finally replies) has nobody to go to: dropped here, rather than logged by Fastify as a
- * reply sent twice.
- */
-function answerOnceAfterDeadline(app: FastifyInstance): void {
-  app.addHook('onRoute', (route) => {
-    const handler = route.handler;
-    route.handler = async function (request, reply) {
-      try {
-        const answer = await handler.call(this, request, reply);
-        return reply.sent && request.signal.aborted ? undefined : answer;
-      } catch (err) {
-        if (reply.sent && request.signal.aborted) return undefined;
-        throw err;
-      }
-    };
-  });
 }
 
 /** A whole HTTP/1.1 response with a JSON body, for the socket-level error paths. */

@@ -55,8 +55,11 @@ export { StartError, openStorage };
 
 /** How long requests in flight may take to finish once the server is told to stop (decisions.md). */
 const IN_FLIGHT_GRACE_MS = 10_000;
-/** The store's own close is bounded (storage/postgres); this is the backstop. */
-const STORE_CLOSE_BOUND_MS = 4_000;
+/**
+ * The store's own close is bounded (storage/postgres); this is the backstop, short enough
+ * that grace + close stay within the 12 s in which serve exits after SIGTERM.
+ */
+const STORE_CLOSE_BOUND_MS = 1_500;
 
 /** Whether `p` settles within `ms` (its rejection counts as settled). */
 async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {

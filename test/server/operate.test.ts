@@ -80,6 +80,22 @@ describe('the database not answering', () => {
     expect((await call(srv.baseUrl, 'GET', '/v2/chambers?per_page=1', { token })).status).toBe(200);
   });
 
+  it('cuts a POST too: a token request whose lookup hangs gets 503 within the deadline', async () => {
+    const store = srv.server.store as unknown as Record<string, unknown>;
+    store.clientSecretHash = () => new Promise(() => undefined);
+    try {
+      const started = Date.now();
+      const r = await call(srv.baseUrl, 'POST', '/v2/auth/token', {
+        body: { grant_type: 'client_credentials', client_id: TEST_CLIENT_ID, client_secret: srv.clientSecret },
+      });
+      expect(r.status).toBe(503);
+      expect(r.headers.get('retry-after')).toBe('1');
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      delete store.clientSecretHash;
+    }
+  });
+
   it('answers 503 at once when the store says the database is unavailable, naming the reason in the log', async () => {
     const store = srv.server.store as unknown as Record<string, unknown>;
     store.getChamber = () => Promise.reject(new StorageUnavailable('connection refused'));

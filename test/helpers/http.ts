@@ -1,4 +1,5 @@
 import { checkServeAnswer } from './conformance.js';
+import { noteSecret } from './run-logs.js';
 
 /**
  * A small fetch wrapper for server tests: returns status, headers and parsed JSON. An answer
@@ -18,6 +19,9 @@ export async function call(
   opts: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
 ): Promise<Reply> {
   const headers: Record<string, string> = { ...opts.headers };
+  // what the server's log must never show (test/helpers/run-logs.ts)
+  noteSecret(opts.token);
+  noteSecret((opts.body as { client_secret?: unknown } | undefined)?.client_secret);
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: string | undefined = opts.raw;
   if (opts.body !== undefined) {
@@ -33,5 +37,6 @@ export async function call(
   } catch {
     parsed = undefined;
   }
+  noteSecret((parsed as { access_token?: unknown } | undefined)?.access_token);
   return { status: res.status, headers: res.headers, body: parsed, text };
 }

@@ -1,6 +1,7 @@
 import { execa, type ResultPromise } from 'execa';
 import { BIN, cleanEnv } from './cli.js';
 import { watchServeProcess } from './conformance.js';
+import { keepLog } from './run-logs.js';
 
 export interface ServeProcess {
   proc: ResultPromise;
@@ -23,6 +24,7 @@ export async function startServeProcess(args: string[], env: Record<string, stri
   let stderr = '';
   proc.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   proc.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  void proc.then(() => keepLog(`serve-${proc.pid}`, stderr)); // scanned for secrets at the end of the run
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start:\n${stdout}\n${stderr}`)), 20_000);
     const check = () => {

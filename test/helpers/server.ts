@@ -3,6 +3,7 @@ import { PgStorage } from '../../src/storage/postgres/pg-storage.js';
 import { Conformance, watchAnswers } from './conformance.js';
 import type { FixtureWriter } from './fixture.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
+import { keepLog, noteSecret } from './run-logs.js';
 
 export interface TestServer {
   baseUrl: string;
@@ -32,7 +33,10 @@ export const TEST_BACKEND: 'sqlite' | 'postgres' = process.env.CHAMBERCTL_TEST_B
 const hex = (row: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Buffer.isBuffer(v) ? v.toString('hex') : v]));
 
-function logTo(opts: { log?: (line: string) => void; rawLog?: (line: string) => void }, line: string): void {
+let servers = 0;
+
+function logTo(opts: { log?: (line: string) => void; rawLog?: (line: string) => void }, source: string, line: string): void {
+  keepLog(source, line);
   opts.rawLog?.(line.trimEnd());
   const entry = JSON.parse(line) as { req?: { method: string; url: string }; res?: { statusCode: number }; responseTime?: number };
   if (opts.log && entry.req && entry.res) {
@@ -57,6 +61,8 @@ export async function startTestServer(
     metrics?: boolean;
   } = {},
 ): Promise<TestServer> {
+  const source = `in-process-${process.pid}-${++servers}`;
+  noteSecret(TEST_CLIENT_SECRET);
   let db: TestDatabase | undefined;
   if (TEST_BACKEND === 'postgres' && !opts.dbPath) db = await createTestDatabase('chamberctl_srv');
   const server = await startServer({
@@ -68,7 +74,8 @@ export async function startTestServer(
     clientSecret: TEST_CLIENT_SECRET,
     now: opts.now,
     metrics: opts.metrics,
-    ...((opts.log || opts.rawLog) && { logging: { destination: { write: (line: string) => logTo(opts, line) }, format: 'json' as const, requests: true } }),
+    // always logged: the end of the run scans every line for secrets (run-logs.ts)
+    logging: { destination: { write: (line: string) => logTo(opts, source, line) }, format: 'json' as const, requests: true },
   }).catch(async (err: unknown) => {
     await db?.drop();
     throw err;
@@ -109,5 +116,7 @@ export async function getToken(baseUrl: string, version: 'v1' | 'v2' = 'v2'): Pr
     body: JSON.stringify({ grant_type: 'client_credentials', client_id: TEST_CLIENT_ID, client_secret: TEST_CLIENT_SECRET }),
   });
   if (res.status !== 200) throw new Error(`token request failed: ${res.status}`);
-  return ((await res.json()) as { access_token: string }).access_token;
+  const token = ((await res.json()) as { access_token: string }).access_token;
+  noteSecret(token);
+  return token;
 }

@@ -19,6 +19,23 @@ export class StorageUnavailable extends Error {
 export const isUnavailable = (err: unknown): err is StorageUnavailable => err instanceof StorageUnavailable;
 
 /**
+ * What node-postgres 8.23.1 raises, as plain Errors without a code, when the database cannot
+ * be reached or does not answer in time (the texts are pg's and pg-pool's own), with the
+ * reason given for each.
+ */
+const PG_MESSAGES: [RegExp, string][] = [
+  // pg-pool: every connection busy for connectionTimeoutMillis
+  [/^timeout exceeded when trying to connect$/, 'no free connection in time'],
+  // pg-pool, a new connection past connectionTimeoutMillis; the client's own connect timer
+  [/^Connection terminated due to connection timeout$|^timeout expired$/, 'no connection in time'],
+  // pg: no answer to a statement within query_timeout
+  [/^Query read timeout$/, 'no answer in time'],
+  // pg: the socket closed under a statement (by the server, the network, or our timeouts)
+  [/^Connection terminated( unexpectedly)?$/, 'the connection was closed'],
+  [/^Client has encountered a connection error and is not queryable$|^Client was closed and is not queryable$/, 'the connection was closed'],
+];
+
+/**
  * What a driver's error says about the database's reachability, or undefined when it says
  * something else (a constraint, a bug). Only ever applied to errors a store raised.
  */
@@ -27,21 +44,19 @@ export function unavailableReason(err: unknown): string | undefined {
   const e = err as { code?: unknown; message?: unknown } | null;
   const code = typeof e?.code === 'string' ? e.code : undefined;
   const message = typeof e?.message === 'string' ? e.message : '';
-  if (code === undefined) {
-    // node-postgres raises plain Errors for a timeout or a connection that ended
-    if (/timeout exceeded when trying to connect/i.test(message)) return 'no free connection in time';
-    if (/Query read timeout/i.test(message)) return 'no answer in time';
-    if (/Connection terminated|Client has encountered a connection error|not queryable/i.test(message)) return 'the connection was closed';
-    return undefined;
-  }
+  if (code === undefined) return PG_MESSAGES.find(([pattern]) => pattern.test(message))?.[1];
+  // the socket's own errors (node:net), while connecting or on a connection
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (['ECONNRESET', 'EPIPE'].includes(code)) return 'the connection was reset';
   if (['ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code)) return 'the host does not answer';
   if (['ENOTFOUND', 'EAI_AGAIN'].includes(code)) return 'host not found';
+  // postgres.js's own codes
   if (code.startsWith('CONNECTION_') || code === 'CONNECT_TIMEOUT') return 'the connection was closed';
-  if (code.startsWith('08')) return 'connection exception'; // SQLSTATE class 08
+  // PostgreSQL's SQLSTATEs
+  if (code.startsWith('08')) return 'connection exception'; // class 08
   if (code === '57P01' || code === '57P02') return 'the database is shutting down';
   if (code === '57P03') return 'the database is starting up';
+  if (code === '53300') return 'the database has no connection left';
   if (code === '57014') return 'a statement ran past statement_timeout';
   if (code.startsWith('SQLITE_BUSY')) return 'the database file is locked by another process';
   return undefined;

@@ -384,11 +384,18 @@ async function main() {
 
 /** A database of its own for the PostgreSQL instances, dropped at the end. */
 async function createBenchDatabase(): Promise<{ url: string; settle(): Promise<void>; drop(): Promise<void> }> {
-  const { default: postgres } = await import('postgres');
+  const { default: pg } = await import('pg');
+  const on = async (url: string, text: string) => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query(text);
+    } finally {
+      await c.end();
+    }
+  };
   const name = `chamberctl_bench_${Date.now().toString(36)}`;
-  const admin = postgres(PG_ADMIN, { max: 1, onnotice: () => undefined });
-  await admin.unsafe(`CREATE DATABASE "${name}"`);
-  await admin.end();
+  await on(PG_ADMIN, `CREATE DATABASE "${name}"`);
   const url = new URL(PG_ADMIN);
   url.pathname = `/${name}`;
   return {
@@ -400,15 +407,11 @@ async function createBenchDatabase(): Promise<{ url: string; settle(): Promise<v
      * of 162 s that began during a run.
      */
     async settle() {
-      const db = postgres(url.toString(), { max: 1, onnotice: () => undefined });
-      await db.unsafe('VACUUM (ANALYZE)');
-      await db.unsafe('CHECKPOINT');
-      await db.end();
+      await on(url.toString(), 'VACUUM (ANALYZE)');
+      await on(url.toString(), 'CHECKPOINT');
     },
     async drop() {
-      const a = postgres(PG_ADMIN, { max: 1, onnotice: () => undefined });
-      await a.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await a.end();
+      await on(PG_ADMIN, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     },
   };
 }

@@ -7,7 +7,7 @@ import { openStorage } from '../storage/sqlite/open-storage.js';
 import type { Storage } from '../storage/sqlite/storage.js';
 import { StartError } from '../storage/start-error.js';
 import type { DirectoryStore } from '../storage/store.js';
-import { reportingUnavailable } from '../storage/unavailable.js';
+import { reportingUnavailable, unavailableReason } from '../storage/unavailable.js';
 import { buildApp } from './app.js';
 import { loggerOptions, type LogSettings } from './logging.js';
 import { hashSecret } from './auth/secrets.js';
@@ -72,11 +72,15 @@ async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> 
   }
 }
 
-/** The database named by --db: a PostgreSQL URL, or a SQLite file (created 0600) or ':memory:'. */
-export async function openStore(dbPath: string, opts: { poolSize?: number; cacheMiB?: number } = {}): Promise<DirectoryStore> {
+/**
+ * The database named by --db: a PostgreSQL URL, or a SQLite file (created 0600) or ':memory:'.
+ * `bulk`: for a command's long work (`sync`, `snapshot`) rather than a server's requests, on
+ * PostgreSQL without the bounds of a request on each statement.
+ */
+export async function openStore(dbPath: string, opts: { poolSize?: number; cacheMiB?: number; bulk?: boolean } = {}): Promise<DirectoryStore> {
   if (isPostgresUrl(dbPath)) {
     try {
-      return reportingUnavailable(await PgStorage.open(dbPath, { poolSize: opts.poolSize }));
+      return reportingUnavailable(await PgStorage.open(dbPath, { poolSize: opts.poolSize, bulk: opts.bulk }));
     } catch (err) {
       throw new StartError(`cannot open the database ${redactUrl(dbPath)}: ${pgReason(err)}`);
     }
@@ -99,11 +103,9 @@ async function seedFromSnapshot(store: DirectoryStore, file: string): Promise<Ru
 function pgReason(err: unknown): string {
   const e = err as { code?: string; message?: string };
   if (e.code === 'ECONNREFUSED') return 'connection refused (is PostgreSQL running?)';
-  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return 'host not found';
-  if (e.code === 'CONNECT_TIMEOUT') return 'no connection within the timeout';
   if (e.code === '3D000') return 'no such database';
   if (e.code === '28P01' || e.code === '28000') return 'authentication failed';
-  return e.message ?? String(err);
+  return unavailableReason(err) ?? e.message ?? String(err);
 }
 
 /** A listen error as the one line `serve` prints. */

@@ -8,6 +8,6 @@ import type { SnapshotBackend } from '../storage/snapshot-backend.js';
 /** The snapshot side of an open store, whichever backend it is. */
 export function snapshotBackend(store: DirectoryStore): SnapshotBackend {
   if (store instanceof SqliteStore) return new SqliteSnapshotIo(store.storage, store.location);
-  if (store instanceof PgStorage) return new PgSnapshotIo(store.sql, store.location);
+  if (store instanceof PgStorage) return new PgSnapshotIo(store.pool, store.location);
   throw new Error(`snapshots are not supported on the ${store.backend} backend`);
 }

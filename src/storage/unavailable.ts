@@ -50,8 +50,6 @@ export function unavailableReason(err: unknown): string | undefined {
   if (['ECONNRESET', 'EPIPE'].includes(code)) return 'the connection was reset';
   if (['ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code)) return 'the host does not answer';
   if (['ENOTFOUND', 'EAI_AGAIN'].includes(code)) return 'host not found';
-  // postgres.js's own codes
-  if (code.startsWith('CONNECTION_') || code === 'CONNECT_TIMEOUT') return 'the connection was closed';
   // PostgreSQL's SQLSTATEs
   if (code.startsWith('08')) return 'connection exception'; // class 08
   if (code === '57P01' || code === '57P02') return 'the database is shutting down';

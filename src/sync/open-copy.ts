@@ -32,7 +32,7 @@ export async function openCopy(
   if (opts.mustExist && !isPostgresUrl(path) && !existsSync(path)) throw new CliError(`no database at ${path}`, ExitCode.NOT_FOUND);
   if (isPostgresUrl(path)) {
     try {
-      return new PgSyncCopy((await openStore(path, { poolSize: 4 })) as PgStorage);
+      return new PgSyncCopy((await openStore(path, { poolSize: 4, bulk: true })) as PgStorage);
     } catch (err) {
       if (err instanceof StartError) throw new CliError(err.message, ExitCode.FAILURE);
       throw err;

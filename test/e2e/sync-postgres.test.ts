@@ -1,7 +1,7 @@
 // Offline work with the copy on PostgreSQL (`--db postgres://…`, cli.md): pull, serve the
 // copy, create offline, push, with the built binary; a pull killed halfway and run again.
 import { execa } from 'execa';
-import postgres from 'postgres';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
 import { expectSameDirectory, tokenFor, walk } from '../helpers/directory-walk.js';
@@ -94,7 +94,8 @@ describe('sync with the copy on PostgreSQL', () => {
   it('continues a pull killed halfway and ends with the same copy', async () => {
     const proxy = await startFaultProxy(remote.baseUrl, (req) => req.method === 'GET' && /\/members/.test(req.url ?? ''));
     proxy.delayMs = 20;
-    const peek = postgres(db2.url, { max: 1, onnotice: () => undefined });
+    const peek = new pg.Client({ connectionString: db2.url });
+    await peek.connect();
     try {
       await login('slow', proxy.baseUrl, REMOTE);
       const proc = execa(process.execPath, [BIN, 'sync', 'pull', '--from', 'slow', '--db', db2.url, '--concurrency', '2'], {
@@ -106,7 +107,7 @@ describe('sync with the copy on PostgreSQL', () => {
       void proc.then(() => (finished = true));
       for (let done = 0; done < 20 && !finished; await new Promise((r) => setTimeout(r, 20))) {
         try {
-          done = Number((await peek`SELECT count(*) AS n FROM sync_done`)[0]!.n);
+          done = Number((await peek.query<{ n: string }>('SELECT count(*) AS n FROM sync_done')).rows[0]!.n);
         } catch {
           // not migrated yet
         }
@@ -123,7 +124,7 @@ describe('sync with the copy on PostgreSQL', () => {
       const first = json((await cli(['sync', 'status', '--db', db.url, '--json'])).stdout).counts;
       expect(counts).toEqual(first);
       expect(counts.chambers).toBe((await walk(remote.baseUrl, remoteSide.v2, '/v2/chambers')).length);
-      const members = Number((await peek`SELECT count(*) AS n FROM members`)[0]!.n);
+      const members = Number((await peek.query<{ n: string }>('SELECT count(*) AS n FROM members')).rows[0]!.n);
       expect(members).toBe(counts.members);
     } finally {
       await peek.end();

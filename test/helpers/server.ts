@@ -92,7 +92,7 @@ export async function startTestServer(
     writer: pg ?? server.storage!,
     async rows(table) {
       if (!/^\w+$/.test(table)) throw new Error(`not a table name: ${table}`);
-      const rows = pg ? await pg.sql.unsafe(`SELECT * FROM ${table}`) : server.storage!.db.prepare(`SELECT * FROM ${table}`).all();
+      const rows = pg ? await pg.pool.query(`SELECT * FROM ${table}`) : server.storage!.db.prepare(`SELECT * FROM ${table}`).all();
       return (rows as Record<string, unknown>[]).map(hex);
     },
     tokenRequests: () => server.stats.tokenRequests,

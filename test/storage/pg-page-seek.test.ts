@@ -109,19 +109,22 @@ describe('PostgreSQL pages read by seeking', () => {
     // a rename, as a `sync pull` refreshing a record does: the same rows, another order (the
     // last member becomes the first, so every other row moves down by one)
     await read(a, 1);
-    const [last] = (await b.sql`SELECT id FROM members WHERE chamber_id = ${bigId} ORDER BY name_key, id LIMIT 1`) as unknown as { id: string }[];
+    const [last] = await b.pool.query<{ id: string }>('SELECT id FROM members WHERE chamber_id = $1 ORDER BY name_key, id LIMIT 1', [bigId]);
     // (a name above every other in byte order: 'Zürich' outranks 'zzz' there)
-    await b.sql`UPDATE members SET name = '\u{FFDA} Renamed' WHERE id = ${last!.id}`;
+    await b.pool.execute("UPDATE members SET name = '\u{FFDA} Renamed' WHERE id = $1", [last!.id]);
     expect(await read(a, 2)).toEqual(await expectedPage2());
 
     // in one transaction, the first member removed and one added at the end: the total is
     // unchanged, and every row after the first moves up by one
     await read(a, 1);
     const total = (await b.listMembers(bigId, { page: 1, perPage: 1 })).total;
-    await b.sql.begin(async (tx) => {
-      await tx`DELETE FROM members WHERE id = ${last!.id}`;
-      await tx`INSERT INTO members (id, chamber_id, name, email, email_key, phone, membership_type, status, joined_at)
-               VALUES ('mb_zzzzzzzzzzzzzzzz', ${bigId}, '0 Newcomer', 'new@example.org', 'new@example.org', null, 'standard', 'active', '2025-06-01T00:00:00.000Z')`;
+    await b.pool.transaction(async (tx) => {
+      await tx.execute('DELETE FROM members WHERE id = $1', [last!.id]);
+      await tx.execute(
+        `INSERT INTO members (id, chamber_id, name, email, email_key, phone, membership_type, status, joined_at)
+               VALUES ('mb_zzzzzzzzzzzzzzzz', $1, '0 Newcomer', 'new@example.org', 'new@example.org', null, 'standard', 'active', '2025-06-01T00:00:00.000Z')`,
+        [bigId],
+      );
     });
     expect((await b.listMembers(bigId, { page: 1, perPage: 1 })).total).toBe(total);
     expect(await read(a, 2)).toEqual(await expectedPage2());

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChamberFilter, MemberFilter } from '../../src/storage/store.js';
 import { PgStorage } from '../../src/storage/postgres/pg-storage.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { createTestDatabase, onDatabase, type TestDatabase } from '../helpers/postgres.js';
 
 let db: TestDatabase;
 let storage: PgStorage;
@@ -24,26 +24,34 @@ beforeAll(async () => {
     new Date('2025-01-01T00:00:00Z'),
   );
   flagship = hq.id;
-  // the triggers keep the counts
-  await storage.sql`
-    INSERT INTO chambers (id, name, type, hq_id, status, street, city, postal_code, country, created_at)
-    SELECT 'ch_plan' || i, 'Chamber ' || i, CASE WHEN i % 5 = 0 THEN 'hq' ELSE 'subsidiary' END,
-      CASE WHEN i % 5 = 0 THEN NULL ELSE ${hq.id} END, CASE WHEN i % 3 = 0 THEN 'pending' ELSE 'active' END,
-      's', 'c', NULL, 'DE', '2025-02-01T00:00:' || lpad((i % 60)::text, 2, '0') || '.' || lpad((i % 1000)::text, 3, '0') || 'Z'
-    FROM generate_series(1, 4000) AS i`;
-  await storage.sql`
-    INSERT INTO members (id, chamber_id, name, email, email_key, phone, membership_type, status, joined_at)
-    SELECT 'mb_plan' || i, CASE WHEN i <= 4000 THEN ${hq.id} ELSE 'ch_plan' || (i - 4000) END, 'Member ' || i,
-      'm' || i || '@example.org', 'm' || i || '@example.org', NULL, 'standard',
-      CASE WHEN i % 3 = 0 THEN 'pending' ELSE 'active' END, '2025-03-01T00:00:00.' || lpad((i % 1000)::text, 3, '0') || 'Z'
-    FROM generate_series(1, 8000) AS i`;
-  await storage.sql`
-    INSERT INTO events (id, chamber_id, title, status, starts_at, ends_at, location)
-    SELECT 'ev_plan' || i, CASE WHEN i <= 3000 THEN ${hq.id} ELSE 'ch_plan' || (i - 3000) END, 'Event ' || i,
-      CASE WHEN i % 7 = 0 THEN 'canceled' ELSE 'upcoming' END,
-      (timestamp '2026-01-01' + i * interval '1 hour')::text, (timestamp '2026-01-01' + i * interval '1 hour' + interval '2 hours')::text, NULL
-    FROM generate_series(1, 7000) AS i`;
-  await storage.sql`VACUUM ANALYZE`;
+  // the triggers keep the counts; on a connection of its own, without the storage's bounds
+  await onDatabase(db.url, async (c) => {
+    await c.query(
+      `INSERT INTO chambers (id, name, type, hq_id, status, street, city, postal_code, country, created_at)
+      SELECT 'ch_plan' || i, 'Chamber ' || i, CASE WHEN i % 5 = 0 THEN 'hq' ELSE 'subsidiary' END,
+        CASE WHEN i % 5 = 0 THEN NULL ELSE $1 END, CASE WHEN i % 3 = 0 THEN 'pending' ELSE 'active' END,
+        's', 'c', NULL, 'DE', '2025-02-01T00:00:' || lpad((i % 60)::text, 2, '0') || '.' || lpad((i % 1000)::text, 3, '0') || 'Z'
+      FROM generate_series(1, 4000) AS i`,
+      [hq.id],
+    );
+    await c.query(
+      `INSERT INTO members (id, chamber_id, name, email, email_key, phone, membership_type, status, joined_at)
+      SELECT 'mb_plan' || i, CASE WHEN i <= 4000 THEN $1 ELSE 'ch_plan' || (i - 4000) END, 'Member ' || i,
+        'm' || i || '@example.org', 'm' || i || '@example.org', NULL, 'standard',
+        CASE WHEN i % 3 = 0 THEN 'pending' ELSE 'active' END, '2025-03-01T00:00:00.' || lpad((i % 1000)::text, 3, '0') || 'Z'
+      FROM generate_series(1, 8000) AS i`,
+      [hq.id],
+    );
+    await c.query(
+      `INSERT INTO events (id, chamber_id, title, status, starts_at, ends_at, location)
+      SELECT 'ev_plan' || i, CASE WHEN i <= 3000 THEN $1 ELSE 'ch_plan' || (i - 3000) END, 'Event ' || i,
+        CASE WHEN i % 7 = 0 THEN 'canceled' ELSE 'upcoming' END,
+        (timestamp '2026-01-01' + i * interval '1 hour')::text, (timestamp '2026-01-01' + i * interval '1 hour' + interval '2 hours')::text, NULL
+      FROM generate_series(1, 7000) AS i`,
+      [hq.id],
+    );
+    await c.query('VACUUM ANALYZE');
+  });
 }, 60_000);
 afterAll(async () => {
   await storage?.close();
@@ -57,8 +65,9 @@ interface Prepared {
 }
 
 async function prepared(): Promise<Prepared[]> {
-  const rows = await storage.sql<{ statement: string; generic_plans: string; custom_plans: string }[]>`
-    SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements`;
+  const rows = await storage.pool.query<{ statement: string; generic_plans: string; custom_plans: string }>(
+    'SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements',
+  );
   return rows.map((r) => ({ statement: r.statement, generic: Number(r.generic_plans), custom: Number(r.custom_plans) }));
 }
 
@@ -126,15 +135,15 @@ describe('PostgreSQL plan cache', () => {
     // skips pages (9)
     expect(lists.length).toBe(72);
     for (const q of lists) {
-      const nodes = await storage.sql.begin(async (tx) => {
-        await tx`SET LOCAL plan_cache_mode = force_generic_plan`;
-        await tx.unsafe(`PREPARE plan_check AS ${q.text}`);
+      const nodes = await storage.pool.transaction(async (tx) => {
+        await tx.execute('SET LOCAL plan_cache_mode = force_generic_plan');
+        await tx.execute(`PREPARE plan_check AS ${q.text}`);
         try {
           const literals = q.params.map((v) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`));
-          const [row] = await tx.unsafe(`EXPLAIN (FORMAT JSON) EXECUTE plan_check(${literals.join(', ')})`);
-          return nodeTypes((row as unknown as { 'QUERY PLAN': { Plan: PlanNode }[] })['QUERY PLAN'][0]!.Plan);
+          const [row] = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (FORMAT JSON) EXECUTE plan_check(${literals.join(', ')})`);
+          return nodeTypes((JSON.parse(row!['QUERY PLAN']) as { Plan: PlanNode }[])[0]!.Plan);
         } finally {
-          await tx`DEALLOCATE plan_check`;
+          await tx.execute('DEALLOCATE plan_check');
         }
       });
       expect(nodes.filter((n) => n.startsWith('Sort')), q.text).toEqual([]);

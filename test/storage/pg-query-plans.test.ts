@@ -34,7 +34,7 @@ beforeAll(async () => {
     const start = new Date(Date.UTC(2026, 0, 1 + i)).toISOString();
     await storage.insertEvent({ id: `ev_${i}`, chamber_id: chamberId, title: 'E', status: i < 2 ? 'canceled' : 'upcoming', starts_at: start, ends_at: start, location: null });
   }
-  await storage.sql`ANALYZE`;
+  await storage.pool.execute('ANALYZE');
 }, 60_000);
 afterAll(async () => {
   await storage?.close();
@@ -54,13 +54,13 @@ async function plansOf(fn: () => Promise<unknown>): Promise<{ text: string; node
   recorded = [];
   await fn();
   const sent = recorded.filter((q) => /^\s*SELECT/i.test(q.text));
-  return storage.sql.begin(async (tx) => {
-    await tx`SET LOCAL enable_seqscan = off`;
-    await tx`SET LOCAL enable_sort = off`;
+  return storage.pool.transaction(async (tx) => {
+    await tx.execute('SET LOCAL enable_seqscan = off');
+    await tx.execute('SET LOCAL enable_sort = off');
     const out = [];
     for (const q of sent) {
-      const [row] = await tx.unsafe(`EXPLAIN (FORMAT JSON) ${q.text}`, q.params as never[]);
-      const plan = (row as unknown as { 'QUERY PLAN': { Plan: PlanNode }[] })['QUERY PLAN'][0]!.Plan;
+      const [row] = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (FORMAT JSON) ${q.text}`, q.params);
+      const plan = (JSON.parse(row!['QUERY PLAN']) as { Plan: PlanNode }[])[0]!.Plan;
       out.push({ text: q.text, nodes: nodes(plan) });
     }
     return out;

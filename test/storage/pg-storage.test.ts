@@ -124,7 +124,7 @@ describe('PgStorage answers exactly as the SQLite storage', () => {
 
   it('a member of a chamber that does not exist is refused, as in SQLite, and nothing is written', async () => {
     const input = { name: 'Nobody', email: 'nobody@example.org', phone: null, membership_type: 'standard' as const };
-    const before = await pg.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM members`;
+    const before = await pg.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM members');
     expect(await pg.addMember('ch_nope', input, new Date())).toBe('no-chamber');
     expect(lite.addMember('ch_nope', input, new Date())).toBe('no-chamber');
     const idem = { clientId: 'c', key: 'k-no-chamber', requestHash: 'h', nowMs: Date.now(), location: (id: string) => `/x/${id}` };
@@ -132,7 +132,7 @@ describe('PgStorage answers exactly as the SQLite storage', () => {
     expect(lite.addMember('ch_nope', input, new Date(), undefined, undefined, idem)).toBe('no-chamber');
     expect(await pg.findAnswer('c', 'k-no-chamber', Date.now())).toBeUndefined();
     expect(lite.findAnswer('c', 'k-no-chamber', Date.now())).toBeUndefined();
-    const after = await pg.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM members`;
+    const after = await pg.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM members');
     expect(after[0]!.n).toBe(before[0]!.n);
   });
 
@@ -158,24 +158,39 @@ describe('PgStorage answers exactly as the SQLite storage', () => {
 });
 
 describe('PgStorage connections', () => {
-  it('lookups by key in flight together share one connection of their own; lists spread over the pool', async () => {
+  it('lookups, lists and writes share the one pool: never more connections than its size, and its counters say so', async () => {
+    const url = new URL(db.url);
+    url.searchParams.set('application_name', 'chamberctl_shared_pool');
+    const own = await PgStorage.open(url.toString(), { poolSize: 3 });
     const backends = async () =>
-      new Set((await pg.sql<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`).map((r) => r.pid));
-    const own = await PgStorage.open(db.url, { poolSize: 6 });
+      (await pg.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'chamberctl_shared_pool'"))[0]!.n;
     try {
-      const before = await backends();
-      const found = await Promise.all(
-        Array.from({ length: 24 }, (_, i) => (i % 3 ? own.getChamber(chamberIds[i]!) : own.getMember(bigId, `mb_${String(i).padStart(6, '0')}`))),
-      );
+      const stats: ReturnType<PgStorage['poolStats']>[] = [];
+      let loading = true;
+      const watch = (async () => {
+        while (loading) {
+          stats.push(own.poolStats());
+          await new Promise((r) => setImmediate(r));
+        }
+      })();
+      const found = await Promise.all([
+        ...Array.from({ length: 24 }, (_, i) => (i % 3 ? own.getChamber(chamberIds[i]!) : own.getMember(bigId, `mb_${String(i).padStart(6, '0')}`))),
+        ...Array.from({ length: 12 }, (_, i) => own.listChambers({ page: 1 + (i % 4), perPage: 5 })),
+      ]).finally(() => (loading = false));
+      await watch;
       expect(found.every((x) => x !== undefined)).toBe(true);
       expect(await own.chamberType(chamberIds[0]!)).toBe('hq');
-      const afterLookups = await backends();
-      expect([...afterLookups].filter((pid) => !before.has(pid))).toHaveLength(1);
-      await Promise.all(Array.from({ length: 12 }, (_, i) => own.listChambers({ page: 1 + (i % 4), perPage: 5 })));
-      expect([...(await backends())].filter((pid) => !afterLookups.has(pid)).length).toBeGreaterThan(1);
+      // 36 asked for a connection at once: the pool opened its 3, the others waited for one
+      expect(Math.max(...stats.map((s) => s.open))).toBe(3);
+      expect(Math.max(...stats.map((s) => s.waiting))).toBeGreaterThan(20);
+      expect(own.poolStats()).toEqual({ open: 3, idle: 3, waiting: 0 });
+      expect(await backends()).toBe(3);
     } finally {
       await own.close();
     }
+    // the server ends a backend a moment after its socket closes
+    for (let i = 0; i < 100 && (await backends()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await backends()).toBe(0);
   });
 });
 
@@ -184,7 +199,7 @@ describe('PgStorage shared by several instances', () => {
     const fresh = await createTestDatabase();
     try {
       const instances = await Promise.all([1, 2, 3, 4].map(() => PgStorage.open(fresh.url, { poolSize: 2 })));
-      const versions = await instances[0]!.sql<{ version: number }[]>`SELECT version FROM schema_migrations ORDER BY version`;
+      const versions = await instances[0]!.pool.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
       expect(versions.map((v) => v.version)).toEqual(Array.from({ length: PG_SCHEMA_VERSION }, (_, i) => i + 1));
       expect(await instances[3]!.isUnused()).toBe(true);
       await Promise.all(instances.map((i) => i.close()));
@@ -223,10 +238,10 @@ describe('PgStorage shared by several instances', () => {
           pools[i % 2]!.createChamber({ name: `New ${i}`, type: 'hq', hq_id: null, address: { street: 's', city: 'c', postal_code: null, country: 'BE' } }, new Date()),
         ),
       );
-      const [{ n }] = (await pg.sql`SELECT count(*)::int AS n FROM members WHERE chamber_id = ${chamber}`) as unknown as [{ n: number }];
+      const [{ n }] = (await pg.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM members WHERE chamber_id = $1', [chamber])) as [{ n: number }];
       expect(n).toBe(200);
       expect((await pg.listMembers(chamber, { page: 1, perPage: 1 })).total).toBe(200);
-      const byStatus = await pg.sql<{ status: string; n: number }[]>`SELECT status, count(*)::int AS n FROM members WHERE chamber_id = ${chamber} GROUP BY status`;
+      const byStatus = await pg.pool.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM members WHERE chamber_id = $1 GROUP BY status', [chamber]);
       expect(byStatus).toHaveLength(3);
       for (const { status, n: count } of byStatus) {
         expect((await pg.listMembers(chamber, { status: status as MemberStatus, page: 1, perPage: 1 })).total).toBe(count);

@@ -59,7 +59,7 @@ async function postgres(): Promise<{ pg: PgStorage; io: SnapshotBackend }> {
   databases.push(db);
   const pg = await PgStorage.open(db.url, { poolSize: 2 });
   opened.push(pg);
-  return { pg, io: new PgSnapshotIo(pg.sql, db.url) };
+  return { pg, io: new PgSnapshotIo(pg.pool, db.url) };
 }
 
 async function exportText(io: SnapshotBackend): Promise<string> {
@@ -274,7 +274,7 @@ describe('snapshot between SQLite and PostgreSQL', () => {
     expect((await pg.listChambers({ page: 1, perPage: 10 })).total).toBe(3);
     await pg.createChamber({ name: 'New', type: 'hq', address: { street: 's', city: 'c', postal_code: null, country: 'DE' } }, NOW);
     expect((await pg.listChambers({ page: 1, perPage: 10 })).total).toBe(4);
-    const [fk] = await pg.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_constraint WHERE contype = 'f' AND conrelid IN ('chambers'::regclass, 'members'::regclass, 'events'::regclass)`;
+    const [fk] = await pg.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_constraint WHERE contype = 'f' AND conrelid IN ('chambers'::regclass, 'members'::regclass, 'events'::regclass)");
     expect(fk!.n).toBe(3);
   });
 });

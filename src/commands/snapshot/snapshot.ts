@@ -69,7 +69,7 @@ async function confirmDiscardingChanges(store: DirectoryStore, ctx: CliContext):
 async function withStore(dbPath: string, work: (store: DirectoryStore) => Promise<void>): Promise<void> {
   let store: DirectoryStore;
   try {
-    store = await openStore(dbPath, { cacheMiB: 64 }); // a bounded memory map: export reads the whole file
+    store = await openStore(dbPath, { cacheMiB: 64, bulk: true }); // a bounded memory map: export reads the whole file
   } catch (e) {
     if (e instanceof StartError) throw new CliError(e.message, ExitCode.FAILURE);
     throw e;

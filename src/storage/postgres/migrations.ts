@@ -1,4 +1,4 @@
-import type { Sql } from 'postgres';
+import type { PgPool } from './pool.js';
 
 /**
  * The PostgreSQL schema: the same tables as SQLite's (src/storage/migrations.ts), with what a
@@ -215,22 +215,24 @@ const MIGRATION_LOCK = 0x63686d62; // "chmb"
  * Brings the database up to PG_SCHEMA_VERSION and returns the version it had before. Instances
  * that start together queue on an advisory lock, so the steps run once; each step commits
  * with its version row (PostgreSQL's DDL is transactional), so a failed step leaves nothing.
+ * Bulk work: waiting for the lock is not cut by the request bounds.
  */
-export async function migratePostgres(sql: Sql): Promise<number> {
-  return sql.begin(async (tx) => {
-    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
-    await tx`CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`;
-    const [row] = await tx<{ v: number }[]>`SELECT coalesce(max(version), 0)::int AS v FROM schema_migrations`;
-    const current = row!.v;
-    if (current > PG_SCHEMA_VERSION) {
-      throw new Error(
-        `the database was written by a newer chamberctl (schema ${current}, this one knows ${PG_SCHEMA_VERSION})`,
-      );
-    }
-    for (let v = current; v < PG_SCHEMA_VERSION; v++) {
-      await tx.unsafe(MIGRATIONS[v]!);
-      await tx`INSERT INTO schema_migrations (version) VALUES (${v + 1})`;
-    }
-    return current;
-  });
+export async function migratePostgres(pool: PgPool): Promise<number> {
+  return pool.transaction(
+    async (tx) => {
+      await tx.execute('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await tx.execute('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+      const [row] = await tx.query<{ v: number }>('SELECT coalesce(max(version), 0)::int AS v FROM schema_migrations');
+      const current = row!.v;
+      if (current > PG_SCHEMA_VERSION) {
+        throw new Error(`the database was written by a newer chamberctl (schema ${current}, this one knows ${PG_SCHEMA_VERSION})`);
+      }
+      for (let v = current; v < PG_SCHEMA_VERSION; v++) {
+        await tx.execute(MIGRATIONS[v]!);
+        await tx.execute('INSERT INTO schema_migrations (version) VALUES ($1)', [v + 1]);
+      }
+      return current;
+    },
+    { bulk: true },
+  );
 }

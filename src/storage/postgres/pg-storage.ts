@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import postgres, { type Sql, type TransactionSql } from 'postgres';
 import type {
   Chamber,
   ChamberCreate,
@@ -23,34 +22,41 @@ import {
   type MemberFilter,
   type Page,
   type Paging,
+  type PoolStats,
   type SeededCounts,
   type StoredAnswer,
 } from '../store.js';
 import { PageBoundaries, type Boundary } from '../page-boundaries.js';
 import { migratePostgres } from './migrations.js';
+import { PgPool, type Queryable } from './pool.js';
 import { seedPostgres } from './seed.js';
 
 export interface PgStorageOptions {
-  /** Connections in the pool (default 10). */
+  /** Connections in the pool (default 10): every connection the instance opens. */
   poolSize?: number;
-  /** Seconds to wait for a connection before a query fails (default 3). */
-  connectTimeoutSeconds?: number;
+  /**
+   * A command's storage (`sync`, `snapshot`) rather than a server's: no request to answer
+   * within a bound, so its statements have the bulk bounds (pool.ts, BULK_QUERY_TIMEOUT_MS).
+   */
+  bulk?: boolean;
   /** Sees each statement sent, with its parameters (the query-plan tests record them). */
   onQuery?: (text: string, params: unknown[]) => void;
 }
 
 /**
- * The pool's connections keep every statement on its generic plan. PostgreSQL plans a
- * prepared statement afresh for its first five executions, then keeps its generic plan only
- * if that looks no dearer than the custom ones. A list page never does: a bound LIMIT or
- * OFFSET is priced at a tenth of the table, and `chamber_id = $1` at an average chamber,
- * while a custom plan knows the page is 20 rows of a 100,000-member chamber. So every list
- * statement was planned on every execution: 0.12 ms of the backend's CPU for a chambers
- * page whose seek takes 0.05 ms (docs/performance.md). The generic plans of every chambers
- * and members list, count, lookup and write read the index that gives the list's order
- * (test/storage/pg-plan-cache.test.ts checks them on skewed data); events are the exception.
+ * The hot statements are named prepared statements, and every connection keeps them on their
+ * generic plan (pool.ts, GENERIC_PLANS: `plan_cache_mode = force_generic_plan`). PostgreSQL
+ * plans a prepared statement afresh for its first five executions, then keeps its generic
+ * plan only if that looks no dearer than the custom ones. A list page never does: a bound
+ * LIMIT or OFFSET is priced at a tenth of the table, and `chamber_id = $1` at an average
+ * chamber, while a custom plan knows the page is 20 rows of a 100,000-member chamber. So
+ * every list statement was planned on every execution: 0.12 ms of the backend's CPU for a
+ * chambers page whose seek takes 0.05 ms (docs/performance.md). The generic plans of every
+ * chambers and members list, count, lookup and write read the index that gives the list's
+ * order (test/storage/pg-plan-cache.test.ts checks them on skewed data); events are the
+ * exception.
  */
-const GENERIC_PLANS = { plan_cache_mode: 'force_generic_plan' } as const;
+const PREPARED = { prepare: true } as const;
 
 const CHAMBER_SELECT = 'id, name, type, hq_id, status, street, city, postal_code, country, created_at, raw';
 const MEMBER_SELECT = 'id, chamber_id, name, email, phone, membership_type, status, joined_at, raw';
@@ -94,58 +100,43 @@ export class PgStorage implements DirectoryStore {
   private readonly boundaries = new PageBoundaries();
 
   private constructor(
-    readonly sql: Sql,
-    /**
-     * One connection of its own for lookups by key (a chamber, a member, a token): they are
-     * pipelined on it. Such a lookup costs PostgreSQL a few tens of µs, less than the system
-     * calls of a round trip of its own; the pool would give each concurrent lookup an idle
-     * connection, i.e. one write, one read and one backend woken per lookup, where lookups
-     * in flight together on one connection go out in one write and come back in one read.
-     * Lists and writes, which can take milliseconds, stay on the pool, so a lookup never
-     * queues behind them (docs/performance.md, "Lookups pipelined on one connection").
-     */
-    private readonly lookups: Sql,
+    /** The one pool: lists, lookups, writes, seeding and snapshots alike. */
+    readonly pool: PgPool,
     url: string,
   ) {
     this.location = redactUrl(url);
   }
 
   static async open(url: string, opts: PgStorageOptions = {}): Promise<PgStorage> {
-    const options = {
-      connect_timeout: opts.connectTimeoutSeconds ?? 3,
-      idle_timeout: 60,
-      prepare: true,
-      onnotice: () => undefined,
-      transform: { undefined: null },
-      ...(opts.onQuery ? { debug: (_connection: number, text: string, params: unknown[]) => opts.onQuery!(text, params) } : {}),
-    } as const;
-    // --pool-size bounds every connection the instance opens (decisions.md): the lookups'
-    // own connection is one of them, when there are two or more; with one, lookups share it.
-    const size = opts.poolSize ?? 10;
-    const sql = postgres(url, { ...options, max: size > 1 ? size - 1 : 1, connection: GENERIC_PLANS });
+    // --pool-size bounds every connection the instance opens (decisions.md)
+    const pool = new PgPool(url, { max: opts.poolSize ?? 10, bulk: opts.bulk, onQuery: opts.onQuery });
     try {
-      await migratePostgres(sql);
+      await migratePostgres(pool);
     } catch (err) {
-      await sql.end({ timeout: 1 }).catch(() => undefined);
+      await pool.close();
       throw err;
     }
-    // postgres.js connects on the first query, so the lookup connection opens when needed
-    return new PgStorage(sql, size > 1 ? postgres(url, { ...options, max: 1 }) : sql, url);
+    return new PgStorage(pool, url);
   }
 
   /** The demo data, once, even when several instances start together on a new database. */
   async seedDemo(opts: { size: 'standard' | 'large'; now: Date; seed?: number }): Promise<SeededCounts | undefined> {
-    return seedPostgres(this.sql, opts);
+    return seedPostgres(this.pool, opts);
   }
 
+  /** Within a bound even when the database is gone (pool.ts, CLOSE_TIMEOUT_MS). */
   async close(): Promise<void> {
-    await Promise.all([this.sql.end({ timeout: 5 }), this.lookups !== this.sql && this.lookups.end({ timeout: 5 })]);
+    await this.pool.close();
+  }
+
+  poolStats(): PoolStats {
+    return this.pool.stats();
   }
 
   /** Whether the database answers (GET /healthz). */
   async ping(): Promise<boolean> {
     try {
-      await this.sql`SELECT 1`;
+      await this.pool.query('SELECT 1', [], PREPARED);
       return true;
     } catch {
       return false;
@@ -155,57 +146,68 @@ export class PgStorage implements DirectoryStore {
   // ------------------------------------------------------------------ clients and tokens
 
   async putClient(id: string, secretHash: string, now: Date): Promise<void> {
-    await this.sql`INSERT INTO clients (id, secret_hash, created_at) VALUES (${id}, ${secretHash}, ${now.toISOString()})
-      ON CONFLICT (id) DO UPDATE SET secret_hash = excluded.secret_hash`;
+    await this.pool.execute(
+      `INSERT INTO clients (id, secret_hash, created_at) VALUES ($1, $2, $3)
+      ON CONFLICT (id) DO UPDATE SET secret_hash = excluded.secret_hash`,
+      [id, secretHash, now.toISOString()],
+      PREPARED,
+    );
   }
 
   async clientSecretHash(id: string): Promise<string | undefined> {
     if (!lookable(id)) return undefined;
-    const [row] = await this.sql<{ secret_hash: string }[]>`SELECT secret_hash FROM clients WHERE id = ${id}`;
+    const [row] = await this.pool.query<{ secret_hash: string }>('SELECT secret_hash FROM clients WHERE id = $1', [id], PREPARED);
     return row?.secret_hash;
   }
 
   async isUnused(): Promise<boolean> {
-    const [row] = await this.sql<{ used: boolean }[]>`SELECT EXISTS (SELECT 1 FROM clients) OR EXISTS (SELECT 1 FROM chambers) OR EXISTS (SELECT 1 FROM sync_state) AS used`;
+    const [row] = await this.pool.query<{ used: boolean }>(
+      'SELECT EXISTS (SELECT 1 FROM clients) OR EXISTS (SELECT 1 FROM chambers) OR EXISTS (SELECT 1 FROM sync_state) AS used',
+    );
     return !row!.used;
   }
 
   async pendingChanges(): Promise<number> {
-    const [row] = await this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM local_changes`;
+    const [row] = await this.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM local_changes');
     return row!.n;
   }
 
   async clientCount(): Promise<number> {
-    const [row] = await this.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM clients`;
+    const [row] = await this.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM clients');
     return row!.n;
   }
 
   async saveToken(hash: Buffer, clientId: string, version: string, expiresAtMs: number): Promise<void> {
-    await this.sql`INSERT INTO tokens (hash, client_id, version, expires_at) VALUES (${hash}, ${clientId}, ${version}, ${expiresAtMs})`;
+    await this.pool.execute('INSERT INTO tokens (hash, client_id, version, expires_at) VALUES ($1, $2, $3, $4)', [hash, clientId, version, expiresAtMs], PREPARED);
   }
 
   async findToken(hash: Buffer): Promise<{ version: string; expiresAt: number; clientId: string } | undefined> {
-    const [row] = await this.lookups<{ version: string; expires_at: string; client_id: string }[]>`SELECT version, expires_at, client_id FROM tokens WHERE hash = ${hash}`;
+    const [row] = await this.pool.query<{ version: string; expires_at: string; client_id: string }>(
+      'SELECT version, expires_at, client_id FROM tokens WHERE hash = $1',
+      [hash],
+      PREPARED,
+    );
     return row && { version: row.version, expiresAt: Number(row.expires_at), clientId: row.client_id };
   }
 
   async purgeExpiredTokens(nowMs: number): Promise<number> {
-    const r = await this.sql`DELETE FROM tokens WHERE expires_at <= ${nowMs}`;
-    return r.count;
+    return this.pool.execute('DELETE FROM tokens WHERE expires_at <= $1', [nowMs], PREPARED);
   }
 
   // ------------------------------------------------------------------ Idempotency-Key
 
   async findAnswer(clientId: string, key: string, nowMs: number): Promise<StoredAnswer | undefined> {
-    const [row] = await this.sql<{ request_hash: string; status: number; location: string | null; body: string }[]>`
-      SELECT request_hash, status, location, body FROM idempotency_keys
-      WHERE client_id = ${clientId} AND key = ${key} AND created_ms > ${nowMs - IDEMPOTENCY_TTL_MS}`;
+    const [row] = await this.pool.query<{ request_hash: string; status: number; location: string | null; body: string }>(
+      `SELECT request_hash, status, location, body FROM idempotency_keys
+      WHERE client_id = $1 AND key = $2 AND created_ms > $3`,
+      [clientId, key, nowMs - IDEMPOTENCY_TTL_MS],
+      PREPARED,
+    );
     return row && { requestHash: row.request_hash, status: row.status, location: row.location, body: row.body };
   }
 
   async purgeExpiredAnswers(nowMs: number): Promise<number> {
-    const r = await this.sql`DELETE FROM idempotency_keys WHERE created_ms <= ${nowMs - IDEMPOTENCY_TTL_MS}`;
-    return r.count;
+    return this.pool.execute('DELETE FROM idempotency_keys WHERE created_ms <= $1', [nowMs - IDEMPOTENCY_TTL_MS], PREPARED);
   }
 
   // ------------------------------------------------------------------ chambers
@@ -220,13 +222,13 @@ export class PgStorage implements DirectoryStore {
 
   async getChamber(id: string): Promise<JsonText<Chamber> | undefined> {
     if (!lookable(id)) return undefined;
-    const [row] = await this.lookups.unsafe<Stored<ChamberRow>[]>(`SELECT ${CHAMBER_SELECT} FROM chambers WHERE id = $1`, [id], { prepare: true });
+    const [row] = await this.pool.query<Stored<ChamberRow>>(`SELECT ${CHAMBER_SELECT} FROM chambers WHERE id = $1`, [id], PREPARED);
     return row && chamberJson(row);
   }
 
   async chamberType(id: string): Promise<ChamberType | undefined> {
     if (!lookable(id)) return undefined;
-    const [row] = await this.lookups<{ type: ChamberType }[]>`SELECT type FROM chambers WHERE id = ${id}`;
+    const [row] = await this.pool.query<{ type: ChamberType }>('SELECT type FROM chambers WHERE id = $1', [id], PREPARED);
     return row?.type;
   }
 
@@ -235,22 +237,21 @@ export class PgStorage implements DirectoryStore {
   async createChamber(input: ChamberCreate, now: Date, status: ChamberStatus = 'active', id = newId('ch'), idem?: IdempotentWrite): Promise<Chamber | 'replay'> {
     const row = newChamberRow(input, now, status, id);
     const chamber = toChamber(row);
-    const sql = this.sql;
-    const values = sql`${row.id}, ${row.name}, ${row.type}, ${row.hq_id}, ${row.status}, ${row.street}, ${row.city}, ${row.postal_code}, ${row.country}, ${row.created_at}`;
+    const p = new Params();
+    const values = p.list([row.id, row.name, row.type, row.hq_id, row.status, row.street, row.city, row.postal_code, row.country, row.created_at]);
     // One statement. With a key, the key is claimed first and the chamber exists only if it
     // was: a concurrent request with the same key (through any instance) waits on the key's
     // row, then finds it taken and creates nothing. In a copy made by `sync pull`, the
     // chamber is also a pending local change.
-    const [r] = idem
-      ? await sql<{ n: number }[]>`
-          WITH k AS (${claimKey(sql, idem, idem.location(id), chamber)}),
-          c AS (INSERT INTO chambers (${sql.unsafe(CHAMBER_INSERT)}) SELECT ${values} FROM k RETURNING id),
-          l AS (${recordChange(sql, 'chamber', null, input, now, 'c')})
+    const text = idem
+      ? `WITH k AS (${claimKey(p, idem, idem.location(id), chamber)}),
+          c AS (INSERT INTO chambers (${CHAMBER_INSERT}) SELECT ${values} FROM k RETURNING id),
+          l AS (${recordChange(p, 'chamber', null, input, now, 'c')})
           SELECT count(*)::int AS n FROM c`
-      : await sql<{ n: number }[]>`
-          WITH c AS (INSERT INTO chambers (${sql.unsafe(CHAMBER_INSERT)}) VALUES (${values}) RETURNING id),
-          l AS (${recordChange(sql, 'chamber', null, input, now, 'c')})
+      : `WITH c AS (INSERT INTO chambers (${CHAMBER_INSERT}) VALUES (${values}) RETURNING id),
+          l AS (${recordChange(p, 'chamber', null, input, now, 'c')})
           SELECT count(*)::int AS n FROM c`;
+    const [r] = await this.pool.query<{ n: number }>(text, p.values, PREPARED);
     return r!.n === 1 ? chamber : 'replay';
   }
 
@@ -284,36 +285,43 @@ export class PgStorage implements DirectoryStore {
     if (!lookable(chamberId)) return 'no-chamber';
     const member = newMember(chamberId, input, now, status, id);
     const row = { ...member, email_key: emailKey(input.email) };
-    const sql = this.sql;
-    const values = sql`${row.id}, ${row.chamber_id}, ${row.name}, ${row.email}, ${row.phone}, ${row.membership_type}, ${row.status}, ${row.joined_at}, ${row.email_key}`;
+    const p = new Params();
+    const chamber = p.add(chamberId);
+    const values = p.list([row.id, row.chamber_id, row.name, row.email, row.phone, row.membership_type, row.status, row.joined_at, row.email_key]);
     // With a key: nothing is added if the key already has an answer, and the answer is
     // claimed only for the member added.
-    const [r] = await sql<{ added: number; chamber: number }[]>`
-      WITH c AS (SELECT 1 FROM chambers WHERE id = ${chamberId}), m AS (
-        INSERT INTO members (${sql.unsafe(MEMBER_INSERT)})
+    const unanswered = idem
+      ? `WHERE NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE client_id = ${p.add(idem.clientId)} AND key = ${p.add(idem.key)} AND created_ms > ${p.add(idem.nowMs - IDEMPOTENCY_TTL_MS)})`
+      : '';
+    const text = `
+      WITH c AS (SELECT 1 FROM chambers WHERE id = ${chamber}), m AS (
+        INSERT INTO members (${MEMBER_INSERT})
         SELECT ${values} FROM c
-        ${idem ? sql`WHERE NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE client_id = ${idem.clientId} AND key = ${idem.key} AND created_ms > ${idem.nowMs - IDEMPOTENCY_TTL_MS})` : sql``}
+        ${unanswered}
         ON CONFLICT (chamber_id, email_key) DO NOTHING
         RETURNING id
-      ), ${idem ? sql`k AS (${claimKey(sql, idem, idem.location(id), member, 'm')}),` : sql``}
-      l AS (${recordChange(sql, 'member', chamberId, input, now, 'm')})
+      ), ${idem ? `k AS (${claimKey(p, idem, idem.location(id), member, 'm')}),` : ''}
+      l AS (${recordChange(p, 'member', chamberId, input, now, 'm')})
       SELECT (SELECT count(*)::int FROM m) AS added, (SELECT count(*)::int FROM c) AS chamber`;
+    const [r] = await this.pool.query<{ added: number; chamber: number }>(text, p.values, PREPARED);
     if (r!.chamber === 0) return 'no-chamber';
     return r!.added === 1 ? member : 'duplicate';
   }
 
   async getMember(chamberId: string, memberId: string): Promise<JsonText<Member> | undefined> {
     if (!lookable(chamberId) || !lookable(memberId)) return undefined;
-    const [row] = await this.lookups.unsafe<Stored<Member>[]>(`SELECT ${MEMBER_SELECT} FROM members WHERE id = $1 AND chamber_id = $2`, [memberId, chamberId], {
-      prepare: true,
-    });
+    const [row] = await this.pool.query<Stored<Member>>(`SELECT ${MEMBER_SELECT} FROM members WHERE id = $1 AND chamber_id = $2`, [memberId, chamberId], PREPARED);
     return row && memberJson(row);
   }
 
   // ------------------------------------------------------------------ events
 
   async insertEvent(event: Event): Promise<void> {
-    await this.sql`INSERT INTO events ${this.sql({ ...event })}`;
+    await this.pool.execute(
+      'INSERT INTO events (id, chamber_id, title, status, starts_at, ends_at, location) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [event.id, event.chamber_id, event.title, event.status, event.starts_at, event.ends_at, event.location],
+      PREPARED,
+    );
   }
 
   /** As the SQLite storage: statuses judged at `f.now` (index events_by_live_start). */
@@ -321,13 +329,13 @@ export class PgStorage implements DirectoryStore {
     if (!lookable(chamberId)) return NO_PAGE;
     // The exception to GENERIC_PLANS: a generic plan of a time window sorts the chamber's
     // events, where a plan made for the chamber reads them in order from events_by_start.
-    return this.sql.begin(async (tx) => {
-      await tx`SET LOCAL plan_cache_mode = auto`;
+    return this.pool.transaction(async (tx) => {
+      await tx.execute('SET LOCAL plan_cache_mode = auto');
       return this.eventsPage(tx, chamberId, f);
     });
   }
 
-  private async eventsPage(sql: TransactionSql, chamberId: string, f: EventFilter): Promise<Page<Event>> {
+  private async eventsPage(sql: Queryable, chamberId: string, f: EventFilter): Promise<Page<Event>> {
     const where = new Where();
     where.add('chamber_id', chamberId);
     if (f.status === 'canceled') where.add('status', 'canceled');
@@ -340,7 +348,7 @@ export class PgStorage implements DirectoryStore {
     let total: number;
     if (f.from || f.to || (f.status && f.status !== 'canceled')) {
       // Bounded by one chamber's events, read from its index range.
-      const [row] = await sql.unsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM events${where.sql()}`, where.args, { prepare: true });
+      const [row] = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM events${where.sql()}`, where.args, PREPARED);
       total = row!.n;
     } else {
       total = await this.sumCounts(sql, 'event_counts', where);
@@ -351,10 +359,8 @@ export class PgStorage implements DirectoryStore {
 
   // ------------------------------------------------------------------ helpers
 
-  private async sumCounts(sql: TransactionSql, table: string, where: Where): Promise<number> {
-    const [row] = await sql.unsafe<{ n: number }[]>(`SELECT coalesce(sum(n), 0)::bigint AS n FROM ${table}${where.sql()}`, where.args, {
-      prepare: true,
-    });
+  private async sumCounts(sql: Queryable, table: string, where: Where): Promise<number> {
+    const [row] = await sql.query<{ n: string }>(`SELECT coalesce(sum(n), 0)::bigint AS n FROM ${table}${where.sql()}`, where.args, PREPARED);
     return Number(row!.n);
   }
 
@@ -397,7 +403,7 @@ export class PgStorage implements DirectoryStore {
       const text =
         `SELECT t.total, g.n AS generation, p.* FROM (SELECT coalesce(sum(n), 0)::bigint AS total FROM ${counts}${where.sql()}) t ` +
         `CROSS JOIN list_generation g LEFT JOIN LATERAL (SELECT ${columns}, ${column} AS sort_key FROM ${table}${page}) p ON true`;
-      const rows = (await this.sql.unsafe(text, args, { prepare: true })) as unknown as (T & { total: string; generation: string; id: string | null; sort_key: string })[];
+      const rows = await this.pool.query<T & { total: string; generation: string; id: string | null; sort_key: string }>(text, args, PREPARED);
       return { rows, stamp: `${rows[0]!.generation}:${rows[0]!.total}` };
     };
     const from = this.boundaries.before(list, p.page, p.perPage);
@@ -412,12 +418,25 @@ export class PgStorage implements DirectoryStore {
     };
   }
 
-  private async page<T>(sql: TransactionSql, select: string, where: Where, order: string, p: Paging, total: number): Promise<T[]> {
+  private async page<T>(sql: Queryable, select: string, where: Where, order: string, p: Paging, total: number): Promise<T[]> {
     const offset = (p.page - 1) * p.perPage;
     if (offset >= total) return []; // past the last page: no query, and no huge OFFSET
     const n = where.args.length;
     const text = `${select}${where.sql()} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`;
-    return (await sql.unsafe(text, [...where.args, p.perPage, offset], { prepare: true })) as unknown as T[];
+    return sql.query<T>(text, [...where.args, p.perPage, offset], PREPARED);
+  }
+}
+
+/** Numbered parameters of a statement written in parts: add() gives each value its `$n`. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+  /** `$a, $b, …` for the values, in order. */
+  list(values: unknown[]): string {
+    return values.map((v) => this.add(v)).join(', ');
   }
 }
 
@@ -425,14 +444,14 @@ export class PgStorage implements DirectoryStore {
  * The INSERT that stores an answer under `idem`'s key, returning a row when it did (a key
  * whose answer has expired is taken over). `from`: a CTE whose rows gate the insert.
  */
-function claimKey(sql: Sql, idem: IdempotentWrite, location: string, body: unknown, from?: string) {
-  const values = sql`${idem.clientId}, ${idem.key}, ${idem.requestHash}, 201, ${location}, ${JSON.stringify(body)}, ${idem.nowMs}::bigint`;
-  return sql`
+function claimKey(p: Params, idem: IdempotentWrite, location: string, body: unknown, from?: string): string {
+  const values = `${p.list([idem.clientId, idem.key, idem.requestHash])}, 201, ${p.list([location, JSON.stringify(body)])}, ${p.add(idem.nowMs)}::bigint`;
+  return `
     INSERT INTO idempotency_keys (client_id, key, request_hash, status, location, body, created_ms)
-    ${from ? sql`SELECT ${values} FROM ${sql(from)}` : sql`VALUES (${values})`}
+    ${from ? `SELECT ${values} FROM ${from}` : `VALUES (${values})`}
     ON CONFLICT (client_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
       location = excluded.location, body = excluded.body, created_ms = excluded.created_ms
-    WHERE idempotency_keys.created_ms <= ${idem.nowMs - IDEMPOTENCY_TTL_MS}
+    WHERE idempotency_keys.created_ms <= ${p.add(idem.nowMs - IDEMPOTENCY_TTL_MS)}
     RETURNING 1`;
 }
 
@@ -443,11 +462,11 @@ const MEMBER_INSERT = 'id, chamber_id, name, email, phone, membership_type, stat
  * The INSERT of a pending local change for the record `from` (a CTE) inserted, when the
  * database is a copy made by `sync pull` (it has a source), in the statement that inserts it.
  */
-function recordChange(sql: Sql, kind: 'chamber' | 'member', chamberId: string | null, body: unknown, now: Date, from: 'c' | 'm') {
-  return sql`
+function recordChange(p: Params, kind: 'chamber' | 'member', chamberId: string | null, body: unknown, now: Date, from: 'c' | 'm'): string {
+  return `
     INSERT INTO local_changes (id, kind, record_id, chamber_id, body, idempotency_key, created_at)
-    SELECT ${newId('chg', now.getTime())}, ${kind}, id, ${chamberId}, ${JSON.stringify(body)}, ${randomUUID()}, ${now.toISOString()}
-    FROM ${sql(from)} WHERE EXISTS (SELECT 1 FROM sync_state WHERE key = 'source')
+    SELECT ${p.list([newId('chg', now.getTime()), kind])}, id, ${p.list([chamberId, JSON.stringify(body), randomUUID(), now.toISOString()])}
+    FROM ${from} WHERE EXISTS (SELECT 1 FROM sync_state WHERE key = 'source')
     RETURNING 1`;
 }
 

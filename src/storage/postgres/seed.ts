@@ -1,8 +1,8 @@
-import type { Sql } from 'postgres';
 import { generateEvents } from '../seed/events.js';
 import { planDemo, type DemoPlan } from '../seed/index.js';
 import { generateMembers } from '../seed/members.js';
 import type { SeededCounts } from '../store.js';
+import { insertRows as insert, type PgPool, type Queryable } from './pool.js';
 
 /** Any fixed number: the advisory lock under which one instance seeds a new database. */
 const SEED_LOCK = 0x63686d63; // "chmc"
@@ -14,30 +14,34 @@ const BATCH = 2000;
  * seed it once (the others find it used and skip). Rows go in multi-row INSERTs with the
  * count triggers off; the totals are then computed once from the tables.
  */
-export async function seedPostgres(sql: Sql, opts: { size: 'standard' | 'large'; now: Date; seed?: number }): Promise<SeededCounts | undefined> {
+export async function seedPostgres(pool: PgPool, opts: { size: 'standard' | 'large'; now: Date; seed?: number }): Promise<SeededCounts | undefined> {
   const plan = planDemo(opts);
-  const counts = await sql.begin(async (tx) => {
-    await tx`SELECT pg_advisory_xact_lock(${SEED_LOCK})`;
-    const [used] = await tx<{ used: boolean }[]>`SELECT EXISTS (SELECT 1 FROM chambers) OR EXISTS (SELECT 1 FROM clients) AS used`;
-    if (used!.used) return undefined;
-    for (const table of ['chambers', 'members', 'events']) await tx.unsafe(`ALTER TABLE ${table} DISABLE TRIGGER ${table}_count`);
-    const inserted = await insertRows(tx as unknown as Sql, plan);
-    for (const table of ['chambers', 'members', 'events']) await tx.unsafe(`ALTER TABLE ${table} ENABLE TRIGGER ${table}_count`);
-    await tx`INSERT INTO chamber_counts SELECT type, status, 0, count(*) FROM chambers GROUP BY type, status`;
-    await tx`INSERT INTO member_counts SELECT chamber_id, status, 0, count(*) FROM members GROUP BY chamber_id, status`;
-    await tx`INSERT INTO event_counts SELECT chamber_id, status, 0, count(*) FROM events GROUP BY chamber_id, status`;
-    return inserted;
-  });
+  // bulk work, in one transaction on one connection (--pool-size 1 is enough)
+  const counts = await pool.transaction(
+    async (tx) => {
+      await tx.execute('SELECT pg_advisory_xact_lock($1)', [SEED_LOCK]);
+      const [used] = await tx.query<{ used: boolean }>('SELECT EXISTS (SELECT 1 FROM chambers) OR EXISTS (SELECT 1 FROM clients) AS used');
+      if (used!.used) return undefined;
+      for (const table of ['chambers', 'members', 'events']) await tx.execute(`ALTER TABLE ${table} DISABLE TRIGGER ${table}_count`);
+      const inserted = await insertRows(tx, plan);
+      for (const table of ['chambers', 'members', 'events']) await tx.execute(`ALTER TABLE ${table} ENABLE TRIGGER ${table}_count`);
+      await tx.execute('INSERT INTO chamber_counts SELECT type, status, 0, count(*) FROM chambers GROUP BY type, status');
+      await tx.execute('INSERT INTO member_counts SELECT chamber_id, status, 0, count(*) FROM members GROUP BY chamber_id, status');
+      await tx.execute('INSERT INTO event_counts SELECT chamber_id, status, 0, count(*) FROM events GROUP BY chamber_id, status');
+      return inserted;
+    },
+    { bulk: true },
+  );
   // Planner statistics for the new rows now, not whenever autovacuum gets to them: without
   // them the first requests may scan instead of using the indexes.
-  if (counts) await sql`ANALYZE`;
+  if (counts) await pool.transaction((tx) => tx.execute('ANALYZE'), { bulk: true });
   return counts;
 }
 
-async function insertRows(sql: Sql, plan: DemoPlan): Promise<SeededCounts> {
+async function insertRows(sql: Queryable, plan: DemoPlan): Promise<SeededCounts> {
   const counts: SeededCounts = { chambers: 0, members: 0, events: 0 };
-  const chambers = plan.chambers.map((c) => c.row);
-  for (let i = 0; i < chambers.length; i += BATCH) await sql`INSERT INTO chambers ${sql(chambers.slice(i, i + BATCH))}`;
+  const chambers = plan.chambers.map((c) => c.row as unknown as Record<string, unknown>);
+  for (let i = 0; i < chambers.length; i += BATCH) await insert(sql, 'chambers', chambers.slice(i, i + BATCH));
   counts.chambers = chambers.length;
   // Members, then events, chamber by chamber: each generator draws from its own stream in
   // the same order as the SQLite seed, so both hold the same rows. At most one chamber's
@@ -45,7 +49,7 @@ async function insertRows(sql: Sql, plan: DemoPlan): Promise<SeededCounts> {
   let rows: Record<string, unknown>[] = [];
   const flush = async (table: 'members' | 'events', all: boolean) => {
     while (rows.length >= BATCH || (all && rows.length > 0)) {
-      await sql`INSERT INTO ${sql(table)} ${sql(rows.slice(0, BATCH))}`;
+      await insert(sql, table, rows.slice(0, BATCH));
       rows = rows.slice(BATCH);
     }
   };

@@ -1,6 +1,7 @@
 // unavailableReason: which errors of a store mean that the database cannot be reached or
 // did not answer in time (503), and which say something else (they pass unchanged). The
-// node-postgres texts are its own (pg 8.23.1, pg-pool 3.14.0).
+// node-postgres texts are its own (pg 8.23.1, pg-pool 3.14.0); test/storage/pg-bounds.test.ts
+// gets each of the main ones from a real pool.
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { reportingUnavailable, StorageUnavailable, unavailableReason } from '../../src/storage/unavailable.js';

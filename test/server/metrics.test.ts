@@ -71,6 +71,7 @@ describe('GET /metrics', () => {
       expect(s.get('chamberctl_db_pool_waiting_requests')).toBe(0);
     } else {
       // SQLite: one connection in the process, nothing to pool or wait for
+      expect(TEST_BACKEND).toBe('sqlite');
       expect([...s.keys()].filter((k) => k.startsWith('chamberctl_db_pool'))).toEqual([]);
     }
   });

@@ -157,7 +157,7 @@ describe('the database going away under a running instance', () => {
         call(c.baseUrl, 'GET', '/v2/chambers', { token: t }),
         call(c.baseUrl, 'POST', '/v2/chambers', { token: t, body: { name: 'Down', type: 'hq', address: { street: 's', city: 'c', country: 'BE' } } }),
         call(c.baseUrl, 'GET', '/healthz'),
-        call(c.baseUrl, 'GET', '/v2/chambers/ch_gone', { token: t }), // a lookup: the connection of its own
+        call(c.baseUrl, 'GET', '/v2/chambers/ch_gone', { token: t }), // a lookup by key, on the one pool
       ]);
       expect(Date.now() - started).toBeLessThan(15_000);
       for (const r of during) {

@@ -1,8 +1,10 @@
 // The project's own conformance test: every answer the tests receive from our server is
 // checked against the OpenAPI document that server publishes (Ajv, JSON Schema 2020-12 as
 // OpenAPI 3.1 has it). In-process servers (test/helpers/server.ts) are watched at the socket,
-// so the CLI's requests in the end-to-end tests count too; `call` checks what it receives from
-// a `serve` process (test/helpers/serve-process.ts).
+// so the CLI's requests in the end-to-end tests count too. A `serve` process
+// (test/helpers/serve-process.ts) records every answer it gives (test/helpers/record-exchanges.mjs),
+// checked when it ends against the documents it published; `call` also checks what it receives
+// from one at once.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
@@ -23,7 +25,14 @@ export interface Exchange {
   body: string;
   /** An HTTP/1.1 request without Host: refused before any operation (decisions.md). */
   withoutHost?: boolean;
+  /** The body was longer than a recording keeps (record-exchanges.mjs): `body` is its start. */
+  capped?: boolean;
+  /** The whole body's length in bytes, when capped. */
+  bodyBytes?: number;
 }
+
+/** The OpenAPI document of each version, as a server publishes it at /VERSION/openapi.json. */
+export type Documents = Record<(typeof VERSIONS)[number], Json>;
 
 /** A path with a malformed %-escape is the URL of no operation: the router refuses it first. */
 const malformedPath = (path: string) => path.split('/').some((segment) => {
@@ -45,9 +54,10 @@ export class Conformance {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   private readonly compiled = new Map<string, ValidateFunction>();
 
-  constructor(baseUrl: string) {
+  /** `docs`: the documents the server published; by default those this source generates. */
+  constructor(baseUrl: string, docs?: Documents) {
     addFormats(this.ajv);
-    this.docs = Object.fromEntries(VERSIONS.map((v) => [v, openApiDocument(v, baseUrl)]));
+    this.docs = docs ?? Object.fromEntries(VERSIONS.map((v) => [v, openApiDocument(v, baseUrl)]));
     for (const v of VERSIONS) this.ajv.addSchema({ $id: `https://openapi.test/${v}`, components: this.docs[v]!.components }, undefined, undefined, false);
   }
 
@@ -74,7 +84,7 @@ export class Conformance {
       // the documents themselves, /docs): an error is still the document's Error body.
       if (x.status < 400) return undefined;
       if (!type.startsWith('application/json')) return `an error without a JSON body (${type || 'no Content-Type'})`;
-      return this.schemaProblem(version ?? 'v2', { $ref: '#/components/schemas/Error' }, x.body, 'Error');
+      return this.bodyProblem(version ?? 'v2', { $ref: '#/components/schemas/Error' }, x, 'Error');
     }
     const declared = operation.responses[String(x.status)] ?? operation.responses.default;
     if (!declared) return `status ${x.status} is not declared for ${operation.operationId}`;
@@ -98,7 +108,13 @@ export class Conformance {
       return media.some((m) => essence(m) === essence(type)) ? undefined : `Content-Type ${type || '(none)'} where ${operation.operationId} answers ${media.join(', ')}`;
     }
     if (!type.startsWith('application/json')) return `Content-Type ${type || '(none)'} where ${operation.operationId} answers JSON`;
-    return this.schemaProblem(version ?? 'v2', res.content['application/json'].schema, x.body, `${operation.operationId} ${x.status}`);
+    return this.bodyProblem(version ?? 'v2', res.content['application/json'].schema, x, `${operation.operationId} ${x.status}`);
+  }
+
+  /** The answer's body against `schema`. A capped body is not a whole JSON value: never passed unchecked. */
+  private bodyProblem(version: string, schema: Json, x: Exchange, what: string): string | undefined {
+    if (x.capped) return `${what}: the body (${x.bodyBytes} bytes) is longer than record-exchanges.mjs keeps, so it could not be checked`;
+    return this.schemaProblem(version, schema, x.body, what);
   }
 
   private schemaProblem(version: string, schema: Json, body: string, what: string): string | undefined {
@@ -191,8 +207,8 @@ const lowerCased = (h: Record<string, unknown>) =>
 /** The base URLs of `serve` processes the tests started: `call` checks their answers. */
 const serveProcesses = new Map<string, Conformance>();
 
-export function watchServeProcess(baseUrl: string): void {
-  serveProcesses.set(baseUrl, new Conformance(baseUrl));
+export function watchServeProcess(baseUrl: string, docs?: Documents): void {
+  serveProcesses.set(baseUrl, new Conformance(baseUrl, docs));
 }
 
 /** Throws when the answer came from a watched `serve` process and does not conform. */
@@ -200,4 +216,17 @@ export function checkServeAnswer(baseUrl: string, x: Exchange): void {
   const conformance = serveProcesses.get(baseUrl);
   const problem = conformance?.check(x);
   if (problem) throw new Error(`the answer does not conform to the server's OpenAPI document: ${x.method} ${x.url} → ${x.status}: ${problem}`);
+}
+
+/**
+ * Checks what a `serve` process recorded (record-exchanges.mjs: an exchange per line) and
+ * returns the error to fail its test with when an answer does not conform. A last line
+ * without its newline is a write the process was killed in the middle of: left out.
+ */
+export function checkRecordedExchanges(conformance: Conformance, recorded: string, what: string): Error | undefined {
+  const lines = recorded.split('\n').slice(0, -1);
+  for (const line of lines) conformance.check(JSON.parse(line) as Exchange);
+  const { problems, checked } = conformance;
+  if (problems.length === 0) return undefined;
+  return new Error(`${problems.length} of ${checked} answers of ${what} do not conform to its OpenAPI document:\n${problems.slice(0, 20).join('\n')}`);
 }

@@ -1,6 +1,6 @@
 import { execa, type ResultPromise } from 'execa';
 import { BIN, cleanEnv } from './cli.js';
-import { watchServeProcess } from './conformance.js';
+import { recordServeAnswers } from './serve-conformance.js';
 import { keepLog } from './run-logs.js';
 
 export interface ServeProcess {
@@ -8,13 +8,18 @@ export interface ServeProcess {
   baseUrl: string;
   /** stdout and stderr so far */
   output(): { stdout: string; stderr: string };
+  /** Stops the process; throws when an answer it gave did not conform to its OpenAPI document. */
   stop(signal?: NodeJS.Signals): Promise<{ exitCode: number | undefined; stdout: string; stderr: string }>;
 }
 
-/** Runs the built `chamberctl serve` and waits for the line that names its URL. */
+/**
+ * Runs the built `chamberctl serve` and waits for the line that names its URL. Every answer
+ * it gives is checked against its OpenAPI documents when it ends (serve-conformance.ts).
+ */
 export async function startServeProcess(args: string[], env: Record<string, string>): Promise<ServeProcess> {
+  const recording = recordServeAnswers(env);
   const proc = execa(process.execPath, [BIN, 'serve', ...args], {
-    env: { ...cleanEnv(), ...env },
+    env: { ...cleanEnv(), ...env, ...recording.env },
     extendEnv: false,
     reject: false,
     stdin: 'ignore',
@@ -40,14 +45,16 @@ export async function startServeProcess(args: string[], env: Record<string, stri
       reject(new Error(`serve exited early:\n${stdout}\n${stderr}`));
     });
   });
-  watchServeProcess(baseUrl);
+  const check = await recording.watch(proc, baseUrl);
   return {
     proc,
     baseUrl,
     output: () => ({ stdout, stderr }),
     async stop(signal = 'SIGTERM') {
+      check.stopping();
       proc.kill(signal);
       const r = await proc;
+      await check.report();
       return { exitCode: r.exitCode, stdout, stderr };
     },
   };

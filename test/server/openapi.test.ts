@@ -1,10 +1,15 @@
 // The published OpenAPI documents: what each version holds, and that they say exactly what the
 // server accepts: values a document allows, the server takes; values the server refuses, the
 // document refuses too (each probe is sent to the server and checked against the document).
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Conformance } from '../helpers/conformance.js';
+import { checkRecordedExchanges, Conformance } from '../helpers/conformance.js';
 import { call } from '../helpers/http.js';
 import { getToken, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -242,5 +247,37 @@ describe('the conformance check of the tests (test/helpers/conformance.ts)', () 
   it('has checked every answer this file received so far', () => {
     expect(srv.conformance.checked).toBeGreaterThan(100);
     expect(srv.conformance.problems).toEqual([]);
+  });
+
+  it("records a process's answers with record-exchanges.mjs, and checks them when it ends", async () => {
+    // a stand-in for `serve`: a good answer, a wrong one, and one longer than the recorder keeps
+    const script = `require('node:http').createServer((req, res) => {
+      res.setHeader('content-type', 'application/json; charset=utf-8');
+      if (req.url === '/v2/chambers') return res.end('{"data":[],"meta":{"current_page":1,"total":0,"per_page":20}}');
+      if (req.url === '/v2/chambers?page=2') return res.end('{"data":[]}');
+      for (let i = 0; i < 9; i++) res.write('x'.repeat(1024 * 1024));
+      res.end();
+    }).listen(0, '127.0.0.1', function () { console.log(this.address().port); });`;
+    const file = join(tmpdir(), `chamberctl-exchanges-test-${process.pid}.jsonl`);
+    const recorder = new URL('../helpers/record-exchanges.mjs', import.meta.url).href;
+    const child = spawn(process.execPath, [`--import=${recorder}`, '-e', script], { env: { ...process.env, CHAMBERCTL_TEST_EXCHANGES: file } });
+    try {
+      const [port] = (await once(child.stdout, 'data')) as [Buffer];
+      const base = `http://127.0.0.1:${String(port).trim()}`;
+      for (const path of ['/v2/chambers', '/v2/chambers?page=2', '/v2/chambers?page=3']) await (await fetch(`${base}${path}`)).arrayBuffer();
+      child.kill();
+      await once(child, 'exit');
+      const recorded = readFileSync(file, 'utf8');
+      const err = checkRecordedExchanges(new Conformance(base), `${recorded}{"method":"GET","url":"/cut-short`, 'the stand-in');
+      expect(err?.message.split('\n')).toEqual([
+        '2 of 3 answers of the stand-in do not conform to its OpenAPI document:',
+        expect.stringMatching(/^GET \/v2\/chambers\?page=2 → 200: listChambers 200: data must have required property 'meta'/),
+        `GET /v2/chambers?page=3 → 200: listChambers 200: the body (${9 * 1024 * 1024} bytes) is longer than record-exchanges.mjs keeps, so it could not be checked`,
+      ]);
+      expect(JSON.parse(recorded.split('\n')[0]!)).toMatchObject({ method: 'GET', url: '/v2/chambers', status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } });
+    } finally {
+      child.kill();
+      rmSync(file, { force: true });
+    }
   });
 });

@@ -10,7 +10,7 @@ const bin = fileURLToPath(new URL('../bin/chamberctl.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'chamberctl-demo-'));
 const env = { ...process.env, CHAMBERCTL_CONFIG_DIR: join(dir, 'config'), CHAMBERCTL_DATA_DIR: join(dir, 'data') };
 
-const server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', ':memory:', '--quiet'], {
+const server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', ':memory:', '--quiet', '--log-format', 'text'], {
   env,
   stdio: ['ignore', 'pipe', 'pipe'],
 });

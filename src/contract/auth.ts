@@ -5,6 +5,13 @@ export const TOKEN_LIFETIME_SECONDS = 3600;
 export const GRANT_TYPE = 'client_credentials';
 
 /**
+ * What a client may do, and what its tokens carry (decisions.md, "A shared deployment"):
+ * `read` reads; `write` also creates (the v2 POSTs) and includes reading.
+ */
+export const SCOPES = ['read', 'write'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/**
  * POST /{version}/auth/token body (JSON or form-encoded). The client authenticates with
  * client_id and client_secret here (`client_secret_post`) or by HTTP Basic
  * (`client_secret_basic`, then client_secret is absent and client_id, if sent, the same).
@@ -15,6 +22,12 @@ export const TokenRequest = z.object({
   grant_type: z.literal(GRANT_TYPE),
   client_id: z.optional(z.string().check(z.minLength(1))),
   client_secret: z.optional(z.string().check(z.minLength(1))),
+  scope: z.optional(
+    z.string().check(
+      z.regex(/^(read|write)( (read|write))*$/),
+      z.describe('Space-separated scopes to ask for (RFC 6749 section 3.3): `read`, `write`. Absent: all the client holds; more than it holds is 400 `invalid_scope`.'),
+    ),
+  ),
 });
 export type TokenRequest = z.infer<typeof TokenRequest>;
 
@@ -22,6 +35,7 @@ export const TokenResponse = z.object({
   access_token: z.string(),
   token_type: z.literal('Bearer'),
   expires_in: z.int().check(z.describe('Seconds the token is valid for')),
+  scope: z.enum(SCOPES).check(z.describe('What the token may do: `write` includes reading')),
 });
 export type TokenResponse = z.infer<typeof TokenResponse>;
 

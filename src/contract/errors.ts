@@ -10,12 +10,14 @@ export const ValidationErrorBody = z.object({
   fields: z.record(z.string(), z.array(z.string())),
 });
 /** The token endpoint's errors (RFC 6749 section 5.2; 429 when one address fails too often). */
-export const TOKEN_ERRORS = ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'temporarily_unavailable'] as const;
+export const TOKEN_ERRORS = ['invalid_request', 'invalid_client', 'invalid_scope', 'unsupported_grant_type', 'temporarily_unavailable'] as const;
 export const TokenErrorBody = z.object({ error: z.enum(TOKEN_ERRORS), error_description: z.string() });
 /** A resource endpoint's 401 (RFC 6750 section 3). */
 export const BearerErrorBody = z.object({ error: z.literal('invalid_token'), error_description: z.string() });
+/** A resource endpoint's 403: the token lacks the scope the request needs (RFC 6750 section 3.1). */
+export const InsufficientScopeBody = z.object({ error: z.literal('insufficient_scope'), error_description: z.string() });
 /** Either OAuth-shaped error body, as the client reads them. */
-export const OAuthErrorBody = z.union([TokenErrorBody, BearerErrorBody]);
+export const OAuthErrorBody = z.union([TokenErrorBody, BearerErrorBody, InsufficientScopeBody]);
 export type ErrorBody = z.infer<typeof ErrorBody>;
 export type ValidationErrorBody = z.infer<typeof ValidationErrorBody>;
 export type TokenErrorBody = z.infer<typeof TokenErrorBody>;

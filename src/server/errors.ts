@@ -13,7 +13,7 @@ export function sendFieldErrors(reply: FastifyReply, status: number, error: stri
   return reply.code(status).type('application/json; charset=utf-8').send({ error, fields });
 }
 
-export type OAuthError = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_token' | 'temporarily_unavailable';
+export type OAuthError = 'invalid_request' | 'invalid_client' | 'invalid_scope' | 'unsupported_grant_type' | 'invalid_token' | 'temporarily_unavailable';
 
 /** Token endpoint errors (RFC 6749 section 5.2); never cached. */
 export function sendOAuthError(
@@ -38,6 +38,15 @@ export function sendBearerError(reply: FastifyReply, description: string, tokenS
     .header('WWW-Authenticate', challenge)
     .type('application/json; charset=utf-8')
     .send({ error: 'invalid_token', error_description: description });
+}
+
+/** A token without the scope a request needs: 403 (RFC 6750 section 3.1, decisions.md). */
+export function sendInsufficientScope(reply: FastifyReply, scope: 'write', description: string): FastifyReply {
+  return reply
+    .code(403)
+    .header('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${scope}"`)
+    .type('application/json; charset=utf-8')
+    .send({ error: 'insufficient_scope', error_description: description });
 }
 
 /** True for a parsed JSON object body (not an array, not form data, not absent). */

@@ -3,8 +3,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { DirectoryStore } from '../storage/store.js';
 
 /** Why a token request was refused, as `/metrics` counts it. */
-export type TokenFailure = 'unknown_client' | 'wrong_secret' | 'rate_limited';
-const TOKEN_FAILURES: TokenFailure[] = ['unknown_client', 'wrong_secret', 'rate_limited'];
+export type TokenFailure = 'unknown_client' | 'wrong_secret' | 'revoked_client' | 'rate_limited';
+const TOKEN_FAILURES: TokenFailure[] = ['unknown_client', 'wrong_secret', 'revoked_client', 'rate_limited'];
 
 /**
  * `serve --metrics`: GET /metrics in the Prometheus text format (decisions.md). A registry

@@ -155,7 +155,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     }
     let generatedClient: RunningServer['generatedClient'];
     if (opts.clientId && opts.clientSecret) {
-      await store.putClient(opts.clientId, await hashSecret(opts.clientSecret), now());
+      if ((await store.putClient(opts.clientId, await hashSecret(opts.clientSecret), now())) === 'revoked') {
+        throw new StartError(`the client "${opts.clientId}" was revoked (chamberctl clients revoke); serve does not bring it back: choose another --client-id`);
+      }
     } else if ((await store.clientCount()) === 0) {
       generatedClient = { clientId: `cl${randomAlphanumeric(14)}`, clientSecret: randomAlphanumeric(40) };
       await store.putClient(generatedClient.clientId, await hashSecret(generatedClient.clientSecret), now());

@@ -70,6 +70,68 @@ export interface StoredAnswer {
   body: string;
 }
 
+/** last_used_at is written at most once per this long per client (decisions.md). */
+export const CLIENT_USE_RESOLUTION_MS = 60_000;
+
+export { SCOPES, type Scope } from '../contract/auth.js';
+import type { Scope } from '../contract/auth.js';
+
+/** A client as `clients list` shows it: never its secret nor its hash. */
+export interface ClientRecord {
+  client_id: string;
+  scope: Scope;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** What the token endpoint checks a client's credentials against. */
+export interface ClientAuth {
+  secretHash: string;
+  /** The secret before the last rotation, and until when it still works (null: it does not). */
+  oldSecretHash: string | null;
+  oldSecretValidUntil: string | null;
+  scope: Scope;
+  revokedAt: string | null;
+}
+
+/** A token as the bearer check needs it. */
+export interface TokenRecord {
+  version: string;
+  expiresAt: number;
+  clientId: string;
+  scope: Scope;
+}
+
+/** Who made an HTTP write, for its audit record (the request's client, address and id). */
+export interface AuditContext {
+  clientId: string;
+  address: string;
+  requestId: string;
+}
+
+export const AUDIT_ACTIONS = ['chamber.create', 'member.add', 'client.add', 'client.rotate', 'client.revoke'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** One audit record, as `audit --json` prints it. */
+export interface AuditRecord {
+  at: string;
+  action: AuditAction;
+  /** The client that made the request; null for a change made by `chamberctl clients`. */
+  client_id: string | null;
+  /** The new record's id, or the client's id for a client change. */
+  target: string | null;
+  request_id: string | null;
+  address: string | null;
+}
+
+export interface AuditFilter {
+  /** Records at or after this instant (ISO 8601, UTC). */
+  since?: string;
+  clientId?: string;
+  limit: number;
+}
+
 export interface SeededCounts {
   chambers: number;
   members: number;
@@ -87,12 +149,40 @@ export interface DirectoryStore {
   /** Where it is, for messages: a file path, `:memory:`, or the URL without its password. */
   readonly location: string;
 
-  putClient(id: string, secretHash: string, now: Date): Promise<void>;
-  clientSecretHash(id: string): Promise<string | undefined>;
+  /**
+   * `serve --client-id`: registers a `write` client, or gives an existing one this secret
+   * (and `write`); 'revoked' (nothing changed) when the id names a revoked client. A new
+   * client is recorded in the audit trail (`client.add`).
+   */
+  putClient(id: string, secretHash: string, now: Date): Promise<'added' | 'updated' | 'revoked'>;
+  /** The client's credentials and standing, for the token endpoint. */
+  clientAuth(id: string): Promise<ClientAuth | undefined>;
+  /** Clients not revoked. */
   clientCount(): Promise<number>;
-  saveToken(hash: Buffer, clientId: string, version: string, expiresAtMs: number): Promise<void>;
-  findToken(hash: Buffer): Promise<{ version: string; expiresAt: number; clientId: string } | undefined>;
+  /**
+   * Stores a token, unless the client was revoked meanwhile (false: nothing stored); the
+   * check and the insert are one statement, so a revocation and an issue cannot cross.
+   */
+  saveToken(hash: Buffer, clientId: string, version: string, expiresAtMs: number, scope: Scope): Promise<boolean>;
+  /** A token of a client that is not revoked. */
+  findToken(hash: Buffer): Promise<TokenRecord | undefined>;
   purgeExpiredTokens(nowMs: number): Promise<number>;
+  /** Sets the client's last_used_at to `now` unless it was set less than a minute before. */
+  noteClientUse(id: string, now: Date): Promise<void>;
+
+  // `chamberctl clients` and `audit`: each change and its audit record in one transaction.
+  /** 'exists' when the id is taken (by a revoked client too). */
+  addClient(id: string, secretHash: string, scope: Scope, now: Date): Promise<ClientRecord | 'exists'>;
+  listClients(): Promise<ClientRecord[]>;
+  /**
+   * A new secret; the old one works for `graceMs` more (0: not at all), and tokens issued
+   * with it expire when its grace ends.
+   */
+  rotateClient(id: string, secretHash: string, now: Date, graceMs: number): Promise<{ old_secret_valid_until: string | null } | 'missing' | 'revoked'>;
+  /** Revokes the client and deletes its tokens; `already` when it was revoked before (nothing changed). */
+  revokeClient(id: string, now: Date): Promise<{ revoked_at: string; already: boolean } | 'missing'>;
+  /** Newest first. */
+  listAudit(f: AuditFilter): Promise<AuditRecord[]>;
   /** The answer stored for a client's Idempotency-Key, unless older than IDEMPOTENCY_TTL_MS. */
   findAnswer(clientId: string, key: string, nowMs: number): Promise<StoredAnswer | undefined>;
   /** Forgets answers older than IDEMPOTENCY_TTL_MS. */
@@ -104,14 +194,16 @@ export interface DirectoryStore {
   /**
    * 'replay' when `idem`'s key already has an answer (another request with the key got there
    * first): nothing was created; answer from findAnswer. In a copy made by `sync pull`, the
-   * new chamber is also recorded as a pending local change, in the same transaction.
+   * new chamber is also recorded as a pending local change, in the same transaction; with
+   * `audit`, in the audit trail too.
    */
-  createChamber(input: ChamberCreate, now: Date, status?: ChamberStatus, id?: string, idem?: IdempotentWrite): Promise<Chamber | 'replay'>;
+  createChamber(input: ChamberCreate, now: Date, status?: ChamberStatus, id?: string, idem?: IdempotentWrite, audit?: AuditContext): Promise<Chamber | 'replay'>;
   listMembers(chamberId: string, f: MemberFilter): Promise<Page<Member>>;
   /**
    * 'duplicate' when the chamber already has that e-mail address, in any case, or (either
    * backend may say so) when `idem`'s key already has an answer: the route then looks for
-   * it. 'no-chamber' when there is no such chamber: nothing is written. (Checked in the
+   * it. 'no-chamber' when there is no such chamber: nothing is written. With `audit`, an
+   * added member is recorded in the audit trail in the same transaction. (Checked in the
    * same statement, so that a POST member is one round trip to a network database.) In a
    * copy, recorded as a pending local change.
    */
@@ -122,6 +214,7 @@ export interface DirectoryStore {
     status?: MemberStatus,
     id?: string,
     idem?: IdempotentWrite,
+    audit?: AuditContext,
   ): Promise<Member | 'duplicate' | 'replay' | 'no-chamber'>;
   getMember(chamberId: string, memberId: string): Promise<JsonText<Member> | undefined>;
   listEvents(chamberId: string, f: EventFilter): Promise<Page<Event>>;

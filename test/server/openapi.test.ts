@@ -111,7 +111,7 @@ describe('the OpenAPI documents', () => {
     const token = operation(docs.v2!, 'issueToken').op;
     expect(token.security).toEqual([{}, { clientSecretBasic: [] }]);
     expect(docs.v2!.components.securitySchemes.clientSecretBasic).toMatchObject({ type: 'http', scheme: 'basic' });
-    expect(Object.keys(docs.v2!.components.schemas.TokenRequest.properties)).toEqual(['grant_type', 'client_id', 'client_secret']);
+    expect(Object.keys(docs.v2!.components.schemas.TokenRequest.properties)).toEqual(['grant_type', 'client_id', 'client_secret', 'scope']);
   });
 });
 

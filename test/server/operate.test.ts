@@ -82,7 +82,7 @@ describe('the database not answering', () => {
 
   it('cuts a POST too: a token request whose lookup hangs gets 503 within the deadline', async () => {
     const store = srv.server.store as unknown as Record<string, unknown>;
-    store.clientSecretHash = () => new Promise(() => undefined);
+    store.clientAuth = () => new Promise(() => undefined);
     try {
       const started = Date.now();
       const r = await call(srv.baseUrl, 'POST', '/v2/auth/token', {
@@ -92,7 +92,7 @@ describe('the database not answering', () => {
       expect(r.headers.get('retry-after')).toBe('1');
       expect(Date.now() - started).toBeLessThan(5000);
     } finally {
-      delete store.clientSecretHash;
+      delete store.clientAuth;
     }
   });
 

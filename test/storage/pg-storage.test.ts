@@ -144,13 +144,13 @@ describe('PgStorage answers exactly as the SQLite storage', () => {
 
   it('clients and tokens', async () => {
     expect(await pg.isUnused()).toBe(false); // it has chambers
-    await pg.putClient('client1', 'hash-1', new Date());
-    await pg.putClient('client1', 'hash-2', new Date());
-    expect(await pg.clientSecretHash('client1')).toBe('hash-2');
+    expect(await pg.putClient('client1', 'hash-1', new Date())).toBe('added');
+    expect(await pg.putClient('client1', 'hash-2', new Date())).toBe('updated');
+    expect((await pg.clientAuth('client1'))?.secretHash).toBe('hash-2');
     expect(await pg.clientCount()).toBe(1);
     const hash = Buffer.alloc(32, 7);
-    await pg.saveToken(hash, 'client1', 'v2', 2_000_000_000_000);
-    expect(await pg.findToken(hash)).toEqual({ version: 'v2', expiresAt: 2_000_000_000_000, clientId: 'client1' });
+    expect(await pg.saveToken(hash, 'client1', 'v2', 2_000_000_000_000, 'read')).toBe(true);
+    expect(await pg.findToken(hash)).toEqual({ version: 'v2', expiresAt: 2_000_000_000_000, clientId: 'client1', scope: 'read' });
     expect(await pg.purgeExpiredTokens(1_999_999_999_999)).toBe(0);
     expect(await pg.purgeExpiredTokens(2_000_000_000_000)).toBe(1);
     expect(await pg.findToken(hash)).toBeUndefined();

@@ -132,8 +132,8 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
         ...known,
         overwrite: opts.overwriteProfile,
         credentialsWork: async (id, secret) => {
-          const hash = await server.store.clientSecretHash(id);
-          return hash !== undefined && (await verifySecret(secret, hash));
+          const auth = await server.store.clientAuth(id);
+          return auth !== undefined && !auth.revokedAt && (await verifySecret(secret, auth.secretHash));
         },
         answers: (url) => fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) }).then(() => true, () => false),
       });

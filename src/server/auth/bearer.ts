@@ -8,36 +8,48 @@ declare module 'fastify' {
 }
 import type { ApiVersion } from '../../contract/index.js';
 import type { ServerDeps } from '../deps.js';
-import { sendBearerError } from '../errors.js';
+import { sendBearerError, sendInsufficientScope } from '../errors.js';
+import type { Scope, TokenRecord } from '../../storage/store.js';
+import { noteClientUse } from './client-use.js';
 import { tokenHash } from './secrets.js';
 
-// Tokens are never revoked before they expire, so a token found once can be trusted from
-// memory until its expiry; the map (keyed by the token's hash, like the table) spares a
-// database lookup per request. Bounded: it is emptied when it grows past MAX_CACHED.
+// A token found once is trusted from memory for RECHECK_MS, then looked up again: the map
+// (keyed by the token's hash, like the table) spares a database lookup per request, and the
+// lookup again is what ends a token within 1 s of its client's revocation or of a rotation's
+// grace, whichever instance did it and on either backend (decisions.md). A re-check rather
+// than PostgreSQL's LISTEN/NOTIFY: it holds for SQLite too (`chamberctl clients revoke`
+// runs in another process), needs no connection outside --pool-size, and costs one indexed
+// lookup per token in use per RECHECK_MS (bench:server, "token check"). Bounded: emptied
+// when it grows past MAX_CACHED.
+export const RECHECK_MS = 500;
 const MAX_CACHED = 10_000;
-const known = new WeakMap<ServerDeps, Map<string, { version: string; expiresAt: number; clientId: string }>>();
+const known = new WeakMap<ServerDeps, Map<string, TokenRecord & { checkedAt: number }>>();
 
-async function lookup(deps: ServerDeps, token: string) {
+async function lookup(deps: ServerDeps, token: string): Promise<TokenRecord | undefined> {
   let cache = known.get(deps);
   if (!cache) known.set(deps, (cache = new Map()));
   const hash = tokenHash(token);
   const key = hash.toString('base64');
-  let found = cache.get(key);
+  const now = performance.now(); // wall time, not the injected clock: this is about propagation
+  const remembered = cache.get(key);
+  if (remembered && now - remembered.checkedAt < RECHECK_MS) return remembered;
+  const found = await deps.store.findToken(hash);
   if (!found) {
-    found = await deps.store.findToken(hash);
-    if (!found) return undefined;
-    if (cache.size >= MAX_CACHED) cache.clear();
-    cache.set(key, found);
+    cache.delete(key);
+    return undefined;
   }
+  if (cache.size >= MAX_CACHED) cache.clear();
+  cache.set(key, { ...found, checkedAt: now });
   return found;
 }
 
 /**
  * An onRequest hook that admits only a live bearer token issued by this version's token
- * endpoint. It runs before the body is read, so a request without a valid token gets its
- * 401 whatever its body (and a client with an expired token learns to renew it).
+ * endpoint, with `scope` (`write` for the v2 POSTs). It runs before the body is read, so a
+ * request without a valid token gets its 401 (a token without the scope its 403) whatever
+ * its body (and a client with an expired token learns to renew it).
  */
-export function requireBearer(version: ApiVersion, deps: ServerDeps) {
+export function requireBearer(version: ApiVersion, deps: ServerDeps, scope: Scope = 'read') {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization;
     if (!header) return sendBearerError(reply, 'a bearer token is required', false);
@@ -50,5 +62,9 @@ export function requireBearer(version: ApiVersion, deps: ServerDeps) {
       return sendBearerError(reply, `the access token was issued by ${found.version} and is not valid on ${version}`, true);
     }
     request.clientId = found.clientId;
+    noteClientUse(deps, found.clientId);
+    if (scope === 'write' && found.scope !== 'write') {
+      return sendInsufficientScope(reply, 'write', `this request needs the write scope; the token has ${found.scope}`);
+    }
   };
 }

@@ -30,15 +30,20 @@ export class CredentialGuard {
     return createHmac('sha256', this.#key).update(secret).digest();
   }
 
-  /** True when these credentials were verified against `storedHash` recently. */
-  remembers(clientId: string, secret: string, storedHash: string | undefined): boolean {
+  /**
+   * The hash these credentials were verified against recently, when it is one of
+   * `validHashes` (read from the database on each token request: the client's secret, and
+   * its old one during a rotation's grace; none once it is revoked). So this memory never
+   * outlives a revocation, a rotation, or the end of a grace.
+   */
+  remembers(clientId: string, secret: string, validHashes: readonly string[]): string | undefined {
     const entry = this.#verified.get(clientId);
-    if (!entry || storedHash === undefined) return false;
-    if (entry.storedHash !== storedHash || this.now() - entry.at > REMEMBER_MS) {
+    if (!entry) return undefined;
+    if (!validHashes.includes(entry.storedHash) || this.now() - entry.at > REMEMBER_MS) {
       this.#verified.delete(clientId);
-      return false;
+      return undefined;
     }
-    return timingSafeEqual(entry.mac, this.#mac(secret));
+    return timingSafeEqual(entry.mac, this.#mac(secret)) ? entry.storedHash : undefined;
   }
 
   remember(clientId: string, secret: string, storedHash: string): void {

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { GRANT_TYPE, TOKEN_LIFETIME_SECONDS, type ApiVersion } from '../../contract/index.js';
+import { GRANT_TYPE, SCOPES, TOKEN_LIFETIME_SECONDS, type ApiVersion, type Scope, type TokenResponse } from '../../contract/index.js';
+import type { ClientAuth } from '../../storage/store.js';
+import { noteClientUse } from './client-use.js';
 import { isJsonObject, sendOAuthError } from '../errors.js';
 import type { ServerDeps } from '../deps.js';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -83,8 +85,18 @@ export function registerTokenEndpoint(app: FastifyInstance, version: ApiVersion,
       creds = { clientId, clientSecret };
     }
 
-    const stored = await deps.store.clientSecretHash(creds.clientId);
-    if (!guard.remembers(creds.clientId, creds.clientSecret, stored)) {
+    const asked = parseScope(get('scope'));
+    if (asked === null) {
+      return sendOAuthError(reply, 400, 'invalid_scope', 'scope must be read, write, or both separated by a space');
+    }
+
+    // The client's standing is read from the database on every token request, so neither a
+    // revocation nor the end of a rotation's grace waits for any memory to expire.
+    const nowMs = deps.now().getTime();
+    const client = await deps.store.clientAuth(creds.clientId);
+    const valid = validHashes(client, nowMs);
+    let matched = guard.remembers(creds.clientId, creds.clientSecret, valid);
+    if (!matched) {
       const limited = guard.admit(request.ip);
       if (limited) {
         // Held back a moment: a flood waiting on its own answers sends fewer requests, so
@@ -94,19 +106,57 @@ export function registerTokenEndpoint(app: FastifyInstance, version: ApiVersion,
         reply.header('Retry-After', String(limited.retryAfterSeconds));
         return sendOAuthError(reply, 429, 'temporarily_unavailable', `too many failed client authentications from this address; try again in ${limited.retryAfterSeconds} s`);
       }
-      if (!(await verifySecret(creds.clientSecret, stored))) {
-        deps.onTokenFailure?.(stored === undefined ? 'unknown_client' : 'wrong_secret');
+      matched = await firstMatching(creds.clientSecret, valid);
+      if (!matched) {
+        deps.onTokenFailure?.(client === undefined ? 'unknown_client' : client.revokedAt ? 'revoked_client' : 'wrong_secret');
         return sendOAuthError(reply, 401, 'invalid_client', 'client authentication failed', usedBasic);
       }
       guard.succeeded(request.ip);
-      guard.remember(creds.clientId, creds.clientSecret, stored!);
+      guard.remember(creds.clientId, creds.clientSecret, matched);
     }
+    const held = client!.scope;
+    if (asked?.includes('write') && held !== 'write') {
+      return sendOAuthError(reply, 400, 'invalid_scope', `this client holds the ${held} scope only`);
+    }
+    const scope: Scope = asked ? (asked.includes('write') ? 'write' : 'read') : held;
 
-    const nowMs = deps.now().getTime();
     await deps.store.purgeExpiredTokens(nowMs);
     await deps.store.purgeExpiredAnswers(nowMs); // Idempotency-Key answers past their 24 hours
     const token = newAccessToken();
-    await deps.store.saveToken(tokenHash(token), creds.clientId, version, nowMs + TOKEN_LIFETIME_SECONDS * 1000);
-    return reply.code(200).send({ access_token: token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS });
+    let expiresAt = nowMs + TOKEN_LIFETIME_SECONDS * 1000;
+    // a token issued with a rotated secret ends with the secret's grace
+    if (matched !== client!.secretHash) expiresAt = Math.min(expiresAt, Date.parse(client!.oldSecretValidUntil!));
+    if (!(await deps.store.saveToken(tokenHash(token), creds.clientId, version, expiresAt, scope))) {
+      deps.onTokenFailure?.('revoked_client'); // revoked while its secret was being checked
+      return sendOAuthError(reply, 401, 'invalid_client', 'client authentication failed', usedBasic);
+    }
+    noteClientUse(deps, creds.clientId);
+    const expiresIn = Math.max(0, Math.floor((expiresAt - nowMs) / 1000));
+    return reply.code(200).send({ access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope } satisfies TokenResponse);
   });
+}
+
+/** The asked scopes (RFC 6749 section 3.3: space-separated); undefined when none asked, null when malformed. */
+function parseScope(raw: string | undefined): Scope[] | undefined | null {
+  if (raw === undefined) return undefined;
+  const parts = raw.split(' ').filter((p) => p !== '');
+  if (parts.length === 0 || !parts.every((p): p is Scope => (SCOPES as readonly string[]).includes(p))) return null;
+  return parts;
+}
+
+/** The hashes a secret may match now: none for an unknown or revoked client. */
+function validHashes(client: ClientAuth | undefined, nowMs: number): string[] {
+  if (!client || client.revokedAt) return [];
+  const old = client.oldSecretHash && client.oldSecretValidUntil && Date.parse(client.oldSecretValidUntil) > nowMs ? [client.oldSecretHash] : [];
+  return [client.secretHash, ...old];
+}
+
+/** The hash `secret` matches; with none to match, a dummy check of the same cost (timing says nothing). */
+async function firstMatching(secret: string, hashes: string[]): Promise<string | undefined> {
+  if (hashes.length === 0) {
+    await verifySecret(secret, undefined);
+    return undefined;
+  }
+  for (const hash of hashes) if (await verifySecret(secret, hash)) return hash;
+  return undefined;
 }

@@ -2,6 +2,7 @@ import type * as z from 'zod/mini';
 import {
   Address,
   BearerErrorBody,
+  InsufficientScopeBody,
   Chamber,
   ChamberCreate,
   ChamberGetQueryV2,
@@ -56,6 +57,7 @@ const OUTPUT_NAMES = new Map<z.core.$ZodType, string>([
   [ValidationErrorBody, 'ValidationError'],
   [TokenErrorBody, 'TokenError'],
   [BearerErrorBody, 'BearerError'],
+  [InsufficientScopeBody, 'InsufficientScopeError'],
   [HealthOk, 'Health'],
   [HealthUnavailable, 'HealthUnavailable'],
   [LiveOk, 'Live'],
@@ -77,6 +79,11 @@ const HEADERS: Record<string, Json> = {
     required: true,
     schema: { type: 'string' },
   },
+  WWWAuthenticateScope: {
+    description: 'RFC 6750 section 3.1: `Bearer error="insufficient_scope", scope="write"`.',
+    required: true,
+    schema: { type: 'string' },
+  },
   WWWAuthenticateBasic: {
     description: 'When the client tried HTTP Basic: `Basic realm="chamber-directory"`.',
     schema: { type: 'string' },
@@ -91,6 +98,11 @@ const RESPONSES: Record<string, Json> = {
     description: 'No bearer token, or one that is malformed, unknown, expired or issued by the other version.',
     headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWWAuthenticateBearer' } },
     content: json(ref('BearerError')),
+  },
+  Forbidden: {
+    description: 'The token has the `read` scope only; this request needs `write`. Refused before the body is read: nothing was created.',
+    headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWWAuthenticateScope' } },
+    content: json(ref('InsufficientScopeError')),
   },
   Unavailable: {
     description: 'The database is unavailable (a restart, a failover); try again shortly.',
@@ -116,6 +128,10 @@ const error = (description: string, ...names: string[]) => ({ description, conte
 
 const pathParameter = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
 const CHAMBER_ID = pathParameter('chamber_id', 'The chamber: an opaque id (`ch_…`).');
+
+/** The OAuth scopes (decisions.md, "A shared deployment"). */
+const SCOPE_TEXTS = { read: 'Read chambers, members and events.', write: 'Create chambers and members; includes `read`.' };
+const WRITE = [{ clientCredentials: ['write'] }];
 
 const idempotencyKey = {
   name: IDEMPOTENCY_HEADER,
@@ -203,12 +219,14 @@ function paths(version: ApiVersion): Json {
           tags: ['Chambers'],
           summary: 'Create a chamber',
           description: 'A new chamber starts `active`. A subsidiary names its HQ in `hq_id`, which must be an existing chamber of type `hq` (else 422 on `hq_id`).',
+          security: WRITE,
           parameters: [idempotencyKey],
           requestBody: { required: true, content: json(ref('ChamberCreate')) },
           responses: {
             201: created('chamber', 'Chamber'),
             400: badPost,
             401: response('Unauthorized'),
+            403: response('Forbidden'),
             409: error(`A request with this ${IDEMPOTENCY_HEADER} is still in progress; retry it.`, 'Error'),
             413: response('TooLarge'),
             422: error('The body breaks a rule: `fields` names every failing field (dotted, e.g. `address.city`), or the Idempotency-Key, used with another request.', 'ValidationError'),
@@ -240,12 +258,14 @@ function paths(version: ApiVersion): Json {
           tags: ['Members'],
           summary: 'Add a member to a chamber',
           description: 'A new member starts `active`. An e-mail address may be a member of a chamber once, compared ignoring case (409).',
+          security: WRITE,
           parameters: [CHAMBER_ID, idempotencyKey],
           requestBody: { required: true, content: json(ref('MemberCreate')) },
           responses: {
             201: created('member', 'Member'),
             400: badPost,
             401: response('Unauthorized'),
+            403: response('Forbidden'),
             404: response('ChamberNotFound'),
             409: error(`The e-mail address is already a member of this chamber (\`fields.email\`), or a request with this ${IDEMPOTENCY_HEADER} is still in progress.`, 'ValidationError', 'Error'),
             413: response('TooLarge'),
@@ -383,7 +403,7 @@ function build(version: ApiVersion, baseUrl: string): Json {
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: `${baseUrl}/${version}`, description: `${version} of the embedded server` }],
-    security: [{ clientCredentials: [] }],
+    security: [{ clientCredentials: ['read'] }],
     tags: tags.map((name) => ({ name, description: TAGS[name] })),
     paths: allPaths,
     components: {
@@ -391,7 +411,7 @@ function build(version: ApiVersion, baseUrl: string): Json {
         clientCredentials: {
           type: 'oauth2',
           description: `A bearer token from \`POST /${version}/auth/token\` (client credentials grant), valid on ${version} only.`,
-          flows: { clientCredentials: { tokenUrl: `${baseUrl}/${version}/auth/token`, scopes: {} } },
+          flows: { clientCredentials: { tokenUrl: `${baseUrl}/${version}/auth/token`, scopes: SCOPE_TEXTS } },
         },
         clientSecretBasic: {
           type: 'http',

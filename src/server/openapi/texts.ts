@@ -89,9 +89,10 @@ export const EXAMPLES: Record<string, unknown> = {
   ChamberCreate: { name: 'Antwerp Business Chamber', type: 'hq', address: { street: 'Meir 1', city: 'Antwerp', postal_code: '2000', country: 'BE' } },
   MemberCreate: { name: 'Ada Lovelace', email: 'ada@example.org', phone: '+44 20 7946 0000', membership_type: 'premium' },
   TokenRequest: { grant_type: 'client_credentials', client_id: 'cl4f8a2b9c0d1e2f3', client_secret: 'the secret' },
-  TokenResponse: { access_token: 'mF_9.B5f-4.1JqM', token_type: 'Bearer', expires_in: 3600 },
+  TokenResponse: { access_token: 'mF_9.B5f-4.1JqM', token_type: 'Bearer', expires_in: 3600, scope: 'write' },
   ValidationError: { error: 'validation failed', fields: { email: ['must be a valid e-mail address'], 'address.country': ['must be an ISO 3166-1 alpha-2 country code, e.g. DE'] } },
   BearerError: { error: 'invalid_token', error_description: 'the access token has expired' },
+  InsufficientScopeError: { error: 'insufficient_scope', error_description: 'this request needs the write scope; the token has read' },
   Health: { status: 'ok', database: 'ok' },
   HealthUnavailable: { status: 'unavailable', error: 'the database does not answer' },
 };

@@ -15,6 +15,7 @@ import { requireBearer } from '../auth/bearer.js';
 import type { ServerDeps } from '../deps.js';
 import { isJsonObject, sendError, sendFieldErrors } from '../errors.js';
 import { answerFromKey, idempotentWrite } from '../idempotency.js';
+import { auditOf } from '../audit.js';
 import { parseVersionQuery, sendJsonText, sendPage } from './query.js';
 
 type IdParams = { Params: { id: string } };
@@ -57,7 +58,7 @@ export function registerChamberRoutes(app: FastifyInstance, version: ApiVersion,
 
   if (version !== 'v2') return;
 
-  app.post('/chambers', { onRequest }, async (request, reply) => {
+  app.post('/chambers', { onRequest: requireBearer(version, deps, 'write') }, async (request, reply) => {
     const location = (id: string) => `/v2/chambers/${encodeURIComponent(id)}`;
     const idem = idempotentWrite(request, reply, deps, location);
     if (idem === null || (idem && (await answerFromKey(reply, deps, idem)))) return reply;
@@ -72,7 +73,7 @@ export function registerChamberRoutes(app: FastifyInstance, version: ApiVersion,
       if (hqType !== 'hq') fields.hq_id = [hqType ? 'must name a chamber of type hq' : 'must name an existing hq chamber'];
     }
     if (!r.ok || Object.keys(fields).length) return sendFieldErrors(reply, 422, 'validation failed', fields);
-    const chamber = await deps.store.createChamber(r.value, deps.now(), undefined, undefined, idem);
+    const chamber = await deps.store.createChamber(r.value, deps.now(), undefined, undefined, idem, auditOf(request));
     if (chamber === 'replay') {
       // another request with the key got there first, through this instance or another
       if (idem && (await answerFromKey(reply, deps, idem))) return reply;

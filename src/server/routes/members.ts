@@ -4,6 +4,7 @@ import { requireBearer } from '../auth/bearer.js';
 import type { ServerDeps } from '../deps.js';
 import { isJsonObject, sendError, sendFieldErrors } from '../errors.js';
 import { answerFromKey, idempotentWrite } from '../idempotency.js';
+import { auditOf } from '../audit.js';
 import { chamberNotFound } from './chambers.js';
 import { parseVersionQuery, sendJsonText, sendPage } from './query.js';
 
@@ -28,7 +29,7 @@ export function registerMemberRoutes(app: FastifyInstance, version: ApiVersion, 
 
   if (version !== 'v2') return;
 
-  app.post<ChamberParams>('/chambers/:id/members', { onRequest }, async (request, reply) => {
+  app.post<ChamberParams>('/chambers/:id/members', { onRequest: requireBearer(version, deps, 'write') }, async (request, reply) => {
     const chamberId = request.params.id;
     const location = (id: string) => `/v2/chambers/${encodeURIComponent(chamberId)}/members/${encodeURIComponent(id)}`;
     const idem = idempotentWrite(request, reply, deps, location);
@@ -46,7 +47,7 @@ export function registerMemberRoutes(app: FastifyInstance, version: ApiVersion, 
     }
     const r = parseWith(MemberCreate, request.body);
     if (!r.ok) return (await absent()) ? reply : sendFieldErrors(reply, 422, 'validation failed', r.fields);
-    const member = await deps.store.addMember(chamberId, r.value, deps.now(), undefined, undefined, idem);
+    const member = await deps.store.addMember(chamberId, r.value, deps.now(), undefined, undefined, idem, auditOf(request));
     if (member === 'no-chamber') return sendError(reply, 404, chamberNotFound(chamberId));
     // a request with the same key may have got there first (through any instance)
     if (member !== 'duplicate' && member !== 'replay') {

@@ -204,6 +204,28 @@ const MIGRATIONS: string[] = [
   CREATE TRIGGER chambers_generation AFTER UPDATE OR DELETE OR TRUNCATE ON chambers FOR EACH STATEMENT EXECUTE FUNCTION list_generation_bump();
   CREATE TRIGGER members_generation AFTER UPDATE OR DELETE OR TRUNCATE ON members FOR EACH STATEMENT EXECUTE FUNCTION list_generation_bump();
   `,
+  // 5: team access, as SQLite's step 4: scopes, revocation, rotation, last use, the audit trail.
+  `
+  ALTER TABLE clients
+    ADD COLUMN scope text NOT NULL DEFAULT 'write' CHECK (scope IN ('read', 'write')),
+    ADD COLUMN revoked_at text,
+    ADD COLUMN last_used_at text COLLATE "C",
+    ADD COLUMN old_secret_hash text,
+    ADD COLUMN old_secret_valid_until text;
+  ALTER TABLE tokens ADD COLUMN scope text NOT NULL DEFAULT 'write' CHECK (scope IN ('read', 'write'));
+
+  CREATE TABLE audit (
+    seq        bigserial PRIMARY KEY,
+    at         text COLLATE "C" NOT NULL,
+    action     text NOT NULL,
+    client_id  text COLLATE "C",
+    target     text,
+    request_id text,
+    address    text
+  );
+  CREATE INDEX audit_by_at ON audit (at, seq);
+  CREATE INDEX audit_by_client ON audit (client_id, at, seq);
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;

@@ -25,10 +25,19 @@ import {
   type PoolStats,
   type SeededCounts,
   type StoredAnswer,
+  type AuditAction,
+  type AuditContext,
+  type AuditFilter,
+  type AuditRecord,
+  type ClientAuth,
+  type ClientRecord,
+  type Scope,
+  type TokenRecord,
+  CLIENT_USE_RESOLUTION_MS,
 } from '../store.js';
 import { PageBoundaries, type Boundary } from '../page-boundaries.js';
 import { migratePostgres } from './migrations.js';
-import { PgPool, type Queryable } from './pool.js';
+import { PgPool, type PgConnection, type Queryable } from './pool.js';
 import { seedPostgres } from './seed.js';
 
 export interface PgStorageOptions {
@@ -145,19 +154,110 @@ export class PgStorage implements DirectoryStore {
 
   // ------------------------------------------------------------------ clients and tokens
 
-  async putClient(id: string, secretHash: string, now: Date): Promise<void> {
+  async putClient(id: string, secretHash: string, now: Date): Promise<'added' | 'updated' | 'revoked'> {
+    return this.pool.transaction(async (tx) => {
+      const [row] = await tx.query<{ revoked_at: string | null }>('SELECT revoked_at FROM clients WHERE id = $1 FOR UPDATE', [id]);
+      if (row?.revoked_at) return 'revoked';
+      if (row) {
+        await tx.execute(`UPDATE clients SET secret_hash = $1, scope = 'write', old_secret_hash = NULL, old_secret_valid_until = NULL WHERE id = $2`, [secretHash, id]);
+        return 'updated';
+      }
+      // instances that start together with the same --client-id: the first adds it
+      const added = await tx.execute(`INSERT INTO clients (id, secret_hash, created_at, scope) VALUES ($1, $2, $3, 'write') ON CONFLICT (id) DO NOTHING`, [id, secretHash, now.toISOString()]);
+      if (added !== 1) {
+        await tx.execute(`UPDATE clients SET secret_hash = $1 WHERE id = $2 AND revoked_at IS NULL`, [secretHash, id]);
+        return 'updated';
+      }
+      await auditClientChange(tx, now, 'client.add', id);
+      return 'added';
+    });
+  }
+
+  async clientAuth(id: string): Promise<ClientAuth | undefined> {
+    if (!lookable(id)) return undefined;
+    const [row] = await this.pool.query<{ secret_hash: string; old_secret_hash: string | null; old_secret_valid_until: string | null; scope: Scope; revoked_at: string | null }>(
+      'SELECT secret_hash, old_secret_hash, old_secret_valid_until, scope, revoked_at FROM clients WHERE id = $1',
+      [id],
+      PREPARED,
+    );
+    return (
+      row && {
+        secretHash: row.secret_hash,
+        oldSecretHash: row.old_secret_hash,
+        oldSecretValidUntil: row.old_secret_valid_until,
+        scope: row.scope,
+        revokedAt: row.revoked_at,
+      }
+    );
+  }
+
+  async noteClientUse(id: string, now: Date): Promise<void> {
+    // the condition makes it one write a minute per client whatever the number of instances
     await this.pool.execute(
-      `INSERT INTO clients (id, secret_hash, created_at) VALUES ($1, $2, $3)
-      ON CONFLICT (id) DO UPDATE SET secret_hash = excluded.secret_hash`,
-      [id, secretHash, now.toISOString()],
+      'UPDATE clients SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at <= $3)',
+      [now.toISOString(), id, new Date(now.getTime() - CLIENT_USE_RESOLUTION_MS).toISOString()],
       PREPARED,
     );
   }
 
-  async clientSecretHash(id: string): Promise<string | undefined> {
-    if (!lookable(id)) return undefined;
-    const [row] = await this.pool.query<{ secret_hash: string }>('SELECT secret_hash FROM clients WHERE id = $1', [id], PREPARED);
-    return row?.secret_hash;
+  async addClient(id: string, secretHash: string, scope: Scope, now: Date): Promise<ClientRecord | 'exists'> {
+    if (!lookable(id)) throw new RangeError('a client id cannot hold U+0000');
+    return this.pool.transaction(async (tx) => {
+      const at = now.toISOString();
+      const added = await tx.execute('INSERT INTO clients (id, secret_hash, created_at, scope) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING', [id, secretHash, at, scope]);
+      if (added !== 1) return 'exists';
+      await auditClientChange(tx, now, 'client.add', id);
+      return { client_id: id, scope, created_at: at, last_used_at: null, revoked_at: null };
+    });
+  }
+
+  async listClients(): Promise<ClientRecord[]> {
+    return this.pool.query<ClientRecord>('SELECT id AS client_id, scope, created_at, last_used_at, revoked_at FROM clients ORDER BY created_at, id');
+  }
+
+  async rotateClient(id: string, secretHash: string, now: Date, graceMs: number): Promise<{ old_secret_valid_until: string | null } | 'missing' | 'revoked'> {
+    if (!lookable(id)) return 'missing';
+    return this.pool.transaction(async (tx) => {
+      const [row] = await tx.query<{ revoked_at: string | null }>('SELECT revoked_at FROM clients WHERE id = $1 FOR UPDATE', [id]);
+      if (!row) return 'missing';
+      if (row.revoked_at) return 'revoked';
+      const until = graceMs > 0 ? new Date(now.getTime() + graceMs).toISOString() : null;
+      await tx.execute(
+        'UPDATE clients SET old_secret_hash = CASE WHEN $1::text IS NULL THEN NULL ELSE secret_hash END, old_secret_valid_until = $1, secret_hash = $2 WHERE id = $3',
+        [until, secretHash, id],
+      );
+      // the tokens issued with the old secret end with its grace
+      await tx.execute('UPDATE tokens SET expires_at = least(expires_at, $1) WHERE client_id = $2', [now.getTime() + graceMs, id]);
+      await auditClientChange(tx, now, 'client.rotate', id);
+      return { old_secret_valid_until: until };
+    });
+  }
+
+  async revokeClient(id: string, now: Date): Promise<{ revoked_at: string; already: boolean } | 'missing'> {
+    if (!lookable(id)) return 'missing';
+    return this.pool.transaction(async (tx) => {
+      const [row] = await tx.query<{ revoked_at: string | null }>('SELECT revoked_at FROM clients WHERE id = $1 FOR UPDATE', [id]);
+      if (!row) return 'missing';
+      if (row.revoked_at) return { revoked_at: row.revoked_at, already: true };
+      const at = now.toISOString();
+      await tx.execute('UPDATE clients SET revoked_at = $1, old_secret_hash = NULL, old_secret_valid_until = NULL WHERE id = $2', [at, id]);
+      await tx.execute('DELETE FROM tokens WHERE client_id = $1', [id]);
+      await auditClientChange(tx, now, 'client.revoke', id);
+      return { revoked_at: at, already: false };
+    });
+  }
+
+  async listAudit(f: AuditFilter): Promise<AuditRecord[]> {
+    const where = new Where();
+    if (f.since) where.add('at', f.since, '>=');
+    if (f.clientId !== undefined) {
+      if (!lookable(f.clientId)) return [];
+      where.add('client_id', f.clientId);
+    }
+    return this.pool.query<AuditRecord>(
+      `SELECT at, action, client_id, target, request_id, address FROM audit${where.sql()} ORDER BY at DESC, seq DESC LIMIT $${where.args.length + 1}`,
+      [...where.args, f.limit],
+    );
   }
 
   async isUnused(): Promise<boolean> {
@@ -173,21 +273,29 @@ export class PgStorage implements DirectoryStore {
   }
 
   async clientCount(): Promise<number> {
-    const [row] = await this.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM clients');
+    const [row] = await this.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM clients WHERE revoked_at IS NULL');
     return row!.n;
   }
 
-  async saveToken(hash: Buffer, clientId: string, version: string, expiresAtMs: number): Promise<void> {
-    await this.pool.execute('INSERT INTO tokens (hash, client_id, version, expires_at) VALUES ($1, $2, $3, $4)', [hash, clientId, version, expiresAtMs], PREPARED);
+  async saveToken(hash: Buffer, clientId: string, version: string, expiresAtMs: number, scope: Scope): Promise<boolean> {
+    // FOR SHARE waits for a revocation of the client in progress, then sees it: a token is
+    // never stored for a client revoked before or while it was issued.
+    const stored = await this.pool.execute(
+      `INSERT INTO tokens (hash, client_id, version, expires_at, scope)
+      SELECT $1, id, $3, $4, $5 FROM (SELECT id FROM clients WHERE id = $2 AND revoked_at IS NULL FOR SHARE) c`,
+      [hash, clientId, version, expiresAtMs, scope],
+      PREPARED,
+    );
+    return stored === 1;
   }
 
-  async findToken(hash: Buffer): Promise<{ version: string; expiresAt: number; clientId: string } | undefined> {
-    const [row] = await this.pool.query<{ version: string; expires_at: string; client_id: string }>(
-      'SELECT version, expires_at, client_id FROM tokens WHERE hash = $1',
+  async findToken(hash: Buffer): Promise<TokenRecord | undefined> {
+    const [row] = await this.pool.query<{ version: string; expires_at: string; client_id: string; scope: Scope }>(
+      'SELECT t.version, t.expires_at, t.client_id, t.scope FROM tokens t JOIN clients c ON c.id = t.client_id WHERE t.hash = $1 AND c.revoked_at IS NULL',
       [hash],
       PREPARED,
     );
-    return row && { version: row.version, expiresAt: Number(row.expires_at), clientId: row.client_id };
+    return row && { version: row.version, expiresAt: Number(row.expires_at), clientId: row.client_id, scope: row.scope };
   }
 
   async purgeExpiredTokens(nowMs: number): Promise<number> {
@@ -233,8 +341,8 @@ export class PgStorage implements DirectoryStore {
   }
 
   async createChamber(input: ChamberCreate, now: Date, status?: ChamberStatus, id?: string): Promise<Chamber>;
-  async createChamber(input: ChamberCreate, now: Date, status: ChamberStatus | undefined, id: string | undefined, idem: IdempotentWrite | undefined): Promise<Chamber | 'replay'>;
-  async createChamber(input: ChamberCreate, now: Date, status: ChamberStatus = 'active', id = newId('ch'), idem?: IdempotentWrite): Promise<Chamber | 'replay'> {
+  async createChamber(input: ChamberCreate, now: Date, status: ChamberStatus | undefined, id: string | undefined, idem: IdempotentWrite | undefined, audit?: AuditContext): Promise<Chamber | 'replay'>;
+  async createChamber(input: ChamberCreate, now: Date, status: ChamberStatus = 'active', id = newId('ch'), idem?: IdempotentWrite, audit?: AuditContext): Promise<Chamber | 'replay'> {
     const row = newChamberRow(input, now, status, id);
     const chamber = toChamber(row);
     const p = new Params();
@@ -242,14 +350,15 @@ export class PgStorage implements DirectoryStore {
     // One statement. With a key, the key is claimed first and the chamber exists only if it
     // was: a concurrent request with the same key (through any instance) waits on the key's
     // row, then finds it taken and creates nothing. In a copy made by `sync pull`, the
-    // chamber is also a pending local change.
+    // chamber is also a pending local change; with `audit`, an audit record.
+    const audited = audit ? `, a AS (${auditInsert(p, 'chamber.create', now, audit, 'c')})` : '';
     const text = idem
       ? `WITH k AS (${claimKey(p, idem, idem.location(id), chamber)}),
           c AS (INSERT INTO chambers (${CHAMBER_INSERT}) SELECT ${values} FROM k RETURNING id),
-          l AS (${recordChange(p, 'chamber', null, input, now, 'c')})
+          l AS (${recordChange(p, 'chamber', null, input, now, 'c')})${audited}
           SELECT count(*)::int AS n FROM c`
       : `WITH c AS (INSERT INTO chambers (${CHAMBER_INSERT}) VALUES (${values}) RETURNING id),
-          l AS (${recordChange(p, 'chamber', null, input, now, 'c')})
+          l AS (${recordChange(p, 'chamber', null, input, now, 'c')})${audited}
           SELECT count(*)::int AS n FROM c`;
     const [r] = await this.pool.query<{ n: number }>(text, p.values, PREPARED);
     return r!.n === 1 ? chamber : 'replay';
@@ -281,6 +390,7 @@ export class PgStorage implements DirectoryStore {
     status: MemberStatus = 'active',
     id = newId('mb'),
     idem?: IdempotentWrite,
+    audit?: AuditContext,
   ): Promise<Member | 'duplicate' | 'no-chamber'> {
     if (!lookable(chamberId)) return 'no-chamber';
     const member = newMember(chamberId, input, now, status, id);
@@ -301,7 +411,7 @@ export class PgStorage implements DirectoryStore {
         ON CONFLICT (chamber_id, email_key) DO NOTHING
         RETURNING id
       ), ${idem ? `k AS (${claimKey(p, idem, idem.location(id), member, 'm')}),` : ''}
-      l AS (${recordChange(p, 'member', chamberId, input, now, 'm')})
+      l AS (${recordChange(p, 'member', chamberId, input, now, 'm')})${audit ? `, a AS (${auditInsert(p, 'member.add', now, audit, 'm')})` : ''}
       SELECT (SELECT count(*)::int FROM m) AS added, (SELECT count(*)::int FROM c) AS chamber`;
     const [r] = await this.pool.query<{ added: number; chamber: number }>(text, p.values, PREPARED);
     if (r!.chamber === 0) return 'no-chamber';
@@ -453,6 +563,19 @@ function claimKey(p: Params, idem: IdempotentWrite, location: string, body: unkn
       location = excluded.location, body = excluded.body, created_ms = excluded.created_ms
     WHERE idempotency_keys.created_ms <= ${p.add(idem.nowMs - IDEMPOTENCY_TTL_MS)}
     RETURNING 1`;
+}
+
+/** The INSERT of the audit record of an HTTP write, for the record `from` (a CTE) inserted. */
+function auditInsert(p: Params, action: AuditAction, now: Date, ctx: AuditContext, from: 'c' | 'm'): string {
+  return `
+    INSERT INTO audit (at, action, client_id, target, request_id, address)
+    SELECT ${p.list([now.toISOString(), action, ctx.clientId])}, id, ${p.list([ctx.requestId, ctx.address])} FROM ${from}
+    RETURNING 1`;
+}
+
+/** The audit record of a client change made by `chamberctl clients`. */
+async function auditClientChange(tx: PgConnection, now: Date, action: AuditAction, clientId: string): Promise<void> {
+  await tx.execute('INSERT INTO audit (at, action, client_id, target) VALUES ($1, $2, NULL, $3)', [now.toISOString(), action, clientId]);
 }
 
 const CHAMBER_INSERT = 'id, name, type, hq_id, status, street, city, postal_code, country, created_at';

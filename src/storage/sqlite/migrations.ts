@@ -182,6 +182,31 @@ const MIGRATIONS: string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_ms);
   `,
+  // 4: team access (README, "Team access"). A client holds a scope and may be revoked; a
+  // rotated secret's old hash works until old_secret_valid_until; last_used_at is written at
+  // most once a minute. A token carries the scope it was granted. The audit trail records
+  // every accepted write over HTTP and every client change, in the change's transaction.
+  // Times are ISO 8601 text in UTC, as everywhere else here.
+  `
+  ALTER TABLE clients ADD COLUMN scope TEXT NOT NULL DEFAULT 'write' CHECK (scope IN ('read', 'write'));
+  ALTER TABLE clients ADD COLUMN revoked_at TEXT;
+  ALTER TABLE clients ADD COLUMN last_used_at TEXT;
+  ALTER TABLE clients ADD COLUMN old_secret_hash TEXT;
+  ALTER TABLE clients ADD COLUMN old_secret_valid_until TEXT;
+  ALTER TABLE tokens ADD COLUMN scope TEXT NOT NULL DEFAULT 'write' CHECK (scope IN ('read', 'write'));
+
+  CREATE TABLE audit (
+    seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+    at         TEXT NOT NULL,
+    action     TEXT NOT NULL,
+    client_id  TEXT,
+    target     TEXT,
+    request_id TEXT,
+    address    TEXT
+  );
+  CREATE INDEX audit_by_at ON audit (at, seq);
+  CREATE INDEX audit_by_client ON audit (client_id, at, seq);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,6 +1,6 @@
 import type { ChamberCreate, ChamberStatus, MemberCreate, MemberStatus } from '../../contract/index.js';
 import { seedDemo } from '../seed/index.js';
-import type { ChamberFilter, DirectoryStore, EventFilter, IdempotentWrite, MemberFilter } from '../store.js';
+import type { AuditContext, AuditFilter, ChamberFilter, DirectoryStore, EventFilter, IdempotentWrite, MemberFilter, Scope } from '../store.js';
 import { Storage } from './storage.js';
 import { WriteBatcher } from './write-batch.js';
 
@@ -27,22 +27,41 @@ export class SqliteStore implements DirectoryStore {
   }
 
   async putClient(id: string, secretHash: string, now: Date) {
-    this.storage.putClient(id, secretHash, now);
+    return this.storage.putClient(id, secretHash, now);
   }
-  async clientSecretHash(id: string) {
-    return this.storage.clientSecretHash(id);
+  async clientAuth(id: string) {
+    return this.storage.clientAuth(id);
   }
   async clientCount() {
     return this.storage.clientCount();
   }
-  async saveToken(hash: Buffer, clientId: string, version: string, expiresAtMs: number) {
-    this.storage.saveToken(hash, clientId, version, expiresAtMs);
+  async saveToken(hash: Buffer, clientId: string, version: string, expiresAtMs: number, scope: Scope) {
+    return this.storage.saveToken(hash, clientId, version, expiresAtMs, scope);
   }
   async findToken(hash: Buffer) {
     return this.storage.findToken(hash);
   }
   async purgeExpiredTokens(nowMs: number) {
     return this.storage.purgeExpiredTokens(nowMs);
+  }
+  // through the group commit, as the other writes of a request
+  noteClientUse(id: string, now: Date) {
+    return this.#writes.run(() => this.storage.noteClientUse(id, now));
+  }
+  async addClient(id: string, secretHash: string, scope: Scope, now: Date) {
+    return this.storage.addClient(id, secretHash, scope, now);
+  }
+  async listClients() {
+    return this.storage.listClients();
+  }
+  async rotateClient(id: string, secretHash: string, now: Date, graceMs: number) {
+    return this.storage.rotateClient(id, secretHash, now, graceMs);
+  }
+  async revokeClient(id: string, now: Date) {
+    return this.storage.revokeClient(id, now);
+  }
+  async listAudit(f: AuditFilter) {
+    return this.storage.listAudit(f);
   }
   async findAnswer(clientId: string, key: string, nowMs: number) {
     return this.storage.findAnswer(clientId, key, nowMs);
@@ -60,14 +79,14 @@ export class SqliteStore implements DirectoryStore {
   async chamberType(id: string) {
     return this.storage.chamberType(id);
   }
-  createChamber(input: ChamberCreate, now: Date, status?: ChamberStatus, id?: string, idem?: IdempotentWrite) {
-    return this.#writes.run(() => this.storage.createChamber(input, now, status, id, idem));
+  createChamber(input: ChamberCreate, now: Date, status?: ChamberStatus, id?: string, idem?: IdempotentWrite, audit?: AuditContext) {
+    return this.#writes.run(() => this.storage.createChamber(input, now, status, id, idem, audit));
   }
   async listMembers(chamberId: string, f: MemberFilter) {
     return this.storage.listMembers(chamberId, f);
   }
-  addMember(chamberId: string, input: MemberCreate, now: Date, status?: MemberStatus, id?: string, idem?: IdempotentWrite) {
-    return this.#writes.run(() => this.storage.addMember(chamberId, input, now, status, id, idem));
+  addMember(chamberId: string, input: MemberCreate, now: Date, status?: MemberStatus, id?: string, idem?: IdempotentWrite, audit?: AuditContext) {
+    return this.#writes.run(() => this.storage.addMember(chamberId, input, now, status, id, idem, audit));
   }
   async getMember(chamberId: string, memberId: string) {
     return this.storage.getMember(chamberId, memberId);

@@ -26,6 +26,15 @@ import {
   type Page,
   type Paging,
   type StoredAnswer,
+  type AuditAction,
+  type AuditContext,
+  type AuditFilter,
+  type AuditRecord,
+  type ClientAuth,
+  type ClientRecord,
+  type Scope,
+  type TokenRecord,
+  CLIENT_USE_RESOLUTION_MS,
 } from '../store.js';
 import {
   CHAMBER_COLUMNS,
@@ -126,16 +135,106 @@ export class Storage {
 
   // ------------------------------------------------------------------ clients and tokens
 
-  putClient(id: string, secretHash: string, now: Date): void {
-    this.stmt(
-      `INSERT INTO clients (id, secret_hash, created_at) VALUES (?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET secret_hash = excluded.secret_hash`,
-    ).run(id, secretHash, now.toISOString());
+  putClient(id: string, secretHash: string, now: Date): 'added' | 'updated' | 'revoked' {
+    return this.transaction(() => {
+      const row = this.stmt('SELECT revoked_at FROM clients WHERE id = ?').get(id) as { revoked_at: string | null } | undefined;
+      if (row?.revoked_at) return 'revoked';
+      if (row) {
+        this.stmt(`UPDATE clients SET secret_hash = ?, scope = 'write', old_secret_hash = NULL, old_secret_valid_until = NULL WHERE id = ?`).run(secretHash, id);
+        return 'updated';
+      }
+      this.stmt(`INSERT INTO clients (id, secret_hash, created_at, scope) VALUES (?, ?, ?, 'write')`).run(id, secretHash, now.toISOString());
+      this.audit(now, 'client.add', null, id);
+      return 'added';
+    }, 'immediate');
   }
 
-  clientSecretHash(id: string): string | undefined {
-    const row = this.stmt('SELECT secret_hash FROM clients WHERE id = ?').get(id) as { secret_hash: string } | undefined;
-    return row?.secret_hash;
+  clientAuth(id: string): ClientAuth | undefined {
+    const row = this.stmt('SELECT secret_hash, old_secret_hash, old_secret_valid_until, scope, revoked_at FROM clients WHERE id = ?').get(id) as
+      | { secret_hash: string; old_secret_hash: string | null; old_secret_valid_until: string | null; scope: Scope; revoked_at: string | null }
+      | undefined;
+    return (
+      row && {
+        secretHash: row.secret_hash,
+        oldSecretHash: row.old_secret_hash,
+        oldSecretValidUntil: row.old_secret_valid_until,
+        scope: row.scope,
+        revokedAt: row.revoked_at,
+      }
+    );
+  }
+
+  noteClientUse(id: string, now: Date): void {
+    this.stmt('UPDATE clients SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)').run(
+      now.toISOString(),
+      id,
+      new Date(now.getTime() - CLIENT_USE_RESOLUTION_MS).toISOString(),
+    );
+  }
+
+  addClient(id: string, secretHash: string, scope: Scope, now: Date): ClientRecord | 'exists' {
+    return this.transaction(() => {
+      const at = now.toISOString();
+      const r = this.stmt('INSERT INTO clients (id, secret_hash, created_at, scope) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING').run(id, secretHash, at, scope);
+      if (r.changes !== 1) return 'exists';
+      this.audit(now, 'client.add', null, id);
+      return { client_id: id, scope, created_at: at, last_used_at: null, revoked_at: null };
+    }, 'immediate');
+  }
+
+  listClients(): ClientRecord[] {
+    return this.stmt('SELECT id AS client_id, scope, created_at, last_used_at, revoked_at FROM clients ORDER BY created_at, id').all() as ClientRecord[];
+  }
+
+  rotateClient(id: string, secretHash: string, now: Date, graceMs: number): { old_secret_valid_until: string | null } | 'missing' | 'revoked' {
+    return this.transaction(() => {
+      const row = this.stmt('SELECT revoked_at FROM clients WHERE id = ?').get(id) as { revoked_at: string | null } | undefined;
+      if (!row) return 'missing';
+      if (row.revoked_at) return 'revoked';
+      const until = graceMs > 0 ? new Date(now.getTime() + graceMs).toISOString() : null;
+      this.stmt(
+        `UPDATE clients SET old_secret_hash = CASE WHEN ? IS NULL THEN NULL ELSE secret_hash END, old_secret_valid_until = ?, secret_hash = ? WHERE id = ?`,
+      ).run(until, until, secretHash, id);
+      // the tokens issued with the old secret end with its grace
+      this.stmt('UPDATE tokens SET expires_at = min(expires_at, ?) WHERE client_id = ?').run(now.getTime() + graceMs, id);
+      this.audit(now, 'client.rotate', null, id);
+      return { old_secret_valid_until: until };
+    }, 'immediate');
+  }
+
+  revokeClient(id: string, now: Date): { revoked_at: string; already: boolean } | 'missing' {
+    return this.transaction(() => {
+      const row = this.stmt('SELECT revoked_at FROM clients WHERE id = ?').get(id) as { revoked_at: string | null } | undefined;
+      if (!row) return 'missing';
+      if (row.revoked_at) return { revoked_at: row.revoked_at, already: true };
+      const at = now.toISOString();
+      this.stmt('UPDATE clients SET revoked_at = ?, old_secret_hash = NULL, old_secret_valid_until = NULL WHERE id = ?').run(at, id);
+      this.stmt('DELETE FROM tokens WHERE client_id = ?').run(id);
+      this.audit(now, 'client.revoke', null, id);
+      return { revoked_at: at, already: false };
+    }, 'immediate');
+  }
+
+  listAudit(f: AuditFilter): AuditRecord[] {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (f.since) (where.push('at >= ?'), args.push(f.since));
+    if (f.clientId !== undefined) (where.push('client_id = ?'), args.push(f.clientId));
+    return this.stmt(
+      `SELECT at, action, client_id, target, request_id, address FROM audit${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY at DESC, seq DESC LIMIT ?`,
+    ).all(...args, f.limit) as AuditRecord[];
+  }
+
+  /** One audit record (inside the transaction of the change it records). */
+  private audit(now: Date, action: AuditAction, clientId: string | null, target: string, ctx?: AuditContext): void {
+    this.stmt('INSERT INTO audit (at, action, client_id, target, request_id, address) VALUES (?, ?, ?, ?, ?, ?)').run(
+      now.toISOString(),
+      action,
+      ctx?.clientId ?? clientId,
+      target,
+      ctx?.requestId ?? null,
+      ctx?.address ?? null,
+    );
   }
 
   /**
@@ -160,23 +259,22 @@ export class Storage {
   }
 
   clientCount(): number {
-    return (this.stmt('SELECT count(*) AS n FROM clients').get() as { n: number }).n;
+    return (this.stmt('SELECT count(*) AS n FROM clients WHERE revoked_at IS NULL').get() as { n: number }).n;
   }
 
-  saveToken(hash: Buffer, clientId: string, version: string, expiresAtMs: number): void {
-    this.stmt('INSERT INTO tokens (hash, client_id, version, expires_at) VALUES (?, ?, ?, ?)').run(
-      hash,
-      clientId,
-      version,
-      expiresAtMs,
+  saveToken(hash: Buffer, clientId: string, version: string, expiresAtMs: number, scope: Scope): boolean {
+    return (
+      this.stmt(
+        'INSERT INTO tokens (hash, client_id, version, expires_at, scope) SELECT ?, id, ?, ?, ? FROM clients WHERE id = ? AND revoked_at IS NULL',
+      ).run(hash, version, expiresAtMs, scope, clientId).changes === 1
     );
   }
 
-  findToken(hash: Buffer): { version: string; expiresAt: number; clientId: string } | undefined {
-    const row = this.stmt('SELECT version, expires_at, client_id FROM tokens WHERE hash = ?').get(hash) as
-      | { version: string; expires_at: number; client_id: string }
-      | undefined;
-    return row && { version: row.version, expiresAt: row.expires_at, clientId: row.client_id };
+  findToken(hash: Buffer): TokenRecord | undefined {
+    const row = this.stmt(
+      'SELECT t.version, t.expires_at, t.client_id, t.scope FROM tokens t JOIN clients c ON c.id = t.client_id WHERE t.hash = ? AND c.revoked_at IS NULL',
+    ).get(hash) as { version: string; expires_at: number; client_id: string; scope: Scope } | undefined;
+    return row && { version: row.version, expiresAt: row.expires_at, clientId: row.client_id, scope: row.scope };
   }
 
   purgeExpiredTokens(nowMs: number): number {
@@ -255,18 +353,19 @@ export class Storage {
   }
 
   createChamber(input: ChamberCreate, now: Date, status?: ChamberStatus, id?: string): Chamber;
-  createChamber(input: ChamberCreate, now: Date, status: ChamberStatus | undefined, id: string | undefined, idem: IdempotentWrite | undefined): Chamber | 'replay';
-  createChamber(input: ChamberCreate, now: Date, status: ChamberStatus = 'active', id = newId('ch'), idem?: IdempotentWrite): Chamber | 'replay' {
+  createChamber(input: ChamberCreate, now: Date, status: ChamberStatus | undefined, id: string | undefined, idem: IdempotentWrite | undefined, audit?: AuditContext): Chamber | 'replay';
+  createChamber(input: ChamberCreate, now: Date, status: ChamberStatus = 'active', id = newId('ch'), idem?: IdempotentWrite, audit?: AuditContext): Chamber | 'replay' {
     const row = newChamberRow(input, now, status, id);
     const chamber = toChamber(row);
     const copy = this.isCopy();
-    return this.atomically(Boolean(idem) || copy, () => {
+    return this.atomically(Boolean(idem) || copy || Boolean(audit), () => {
       if (idem && !this.claimKey(idem, idem.location(id), chamber)) return 'replay';
       this.stmt(
         `INSERT INTO chambers (${CHAMBER_COLUMNS})
          VALUES (@id, @name, @type, @hq_id, @status, @street, @city, @postal_code, @country, @created_at)`,
       ).run(row);
       if (copy) this.recordChange('chamber', id, null, input, now);
+      if (audit) this.audit(now, 'chamber.create', null, id, audit);
       return chamber;
     });
   }
@@ -298,6 +397,7 @@ export class Storage {
     status: MemberStatus | undefined,
     id: string | undefined,
     idem: IdempotentWrite | undefined,
+    audit?: AuditContext,
   ): Member | 'duplicate' | 'replay' | 'no-chamber';
   addMember(
     chamberId: string,
@@ -306,10 +406,11 @@ export class Storage {
     status: MemberStatus = 'active',
     id = newId('mb'),
     idem?: IdempotentWrite,
+    audit?: AuditContext,
   ): Member | 'duplicate' | 'replay' | 'no-chamber' {
     const member = newMember(chamberId, input, now, status, id);
     const copy = this.isCopy();
-    return this.atomically(Boolean(idem) || copy, () => {
+    return this.atomically(Boolean(idem) || copy || Boolean(audit), () => {
       if (idem && this.findAnswer(idem.clientId, idem.key, idem.nowMs)) return 'replay';
       if (!this.chamberType(chamberId)) return 'no-chamber';
       const r = this.stmt(
@@ -320,6 +421,7 @@ export class Storage {
       if (r.changes !== 1) return 'duplicate';
       if (idem) this.claimKey(idem, idem.location(id), member);
       if (copy) this.recordChange('member', id, chamberId, input, now);
+      if (audit) this.audit(now, 'member.add', null, id, audit);
       return member;
     });
   }

@@ -34,6 +34,20 @@ export interface FailedResponse {
   url: string;
   /** Retry-After in ms, when the server sent one. */
   retryAfterMs?: number;
+  headers?: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * The scope a 403 says is missing (RFC 6750 section 3.1: `error="insufficient_scope"` in
+ * WWW-Authenticate, with `scope="…"`, or the body's `error`); '' when it names none;
+ * undefined when the 403 is not about scope.
+ */
+export function missingScope(res: FailedResponse): string | undefined {
+  const header = [res.headers?.['www-authenticate'] ?? []].flat().join(', ');
+  const inHeader = /error="insufficient_scope"/i.test(header);
+  const inBody = typeof res.json === 'object' && res.json !== null && (res.json as { error?: unknown }).error === 'insufficient_scope';
+  if (!inHeader && !inBody) return undefined;
+  return /scope="([^"]*)"/i.exec(header)?.[1] ?? '';
 }
 
 /**
@@ -60,8 +74,15 @@ export function errorFromResponse(res: FailedResponse): CliError {
       return new CliError(said, ExitCode.REJECTED, details);
     case res.status === 400:
       return new CliError(`the server rejected the request: ${said}`, ExitCode.USAGE, details);
-    case res.status === 401 || res.status === 403:
+    case res.status === 401:
       return new CliError(`authentication failed: ${said}; ${LOGIN_HINT}`, ExitCode.AUTH);
+    case res.status === 403: {
+      // logging in again would not help: the client itself lacks the access
+      const scope = missingScope(res);
+      if (scope === undefined) return new CliError(`the server refused access: ${said}; the profile's client is not allowed this`, ExitCode.AUTH);
+      const named = scope || 'write';
+      return new CliError(`the profile's client lacks the ${scope ? `${scope} ` : ''}scope this needs; ask for a client with ${named} scope`, ExitCode.AUTH);
+    }
     case res.status === 404:
       return new CliError(message ?? `not found: ${res.method} ${res.url}`, ExitCode.NOT_FOUND);
     case res.status === 409 || res.status === 422:

@@ -22,6 +22,8 @@ export interface LoginResult {
   /** The version whose token endpoint checked the credentials. */
   verifiedWith: ApiVersion;
   madeCurrent: boolean;
+  /** The scope the server gave the token, when it named one. */
+  scope?: string;
 }
 
 /**
@@ -55,5 +57,6 @@ export async function login(input: LoginInput, ctx: CliContext): Promise<LoginRe
     apiVersion: input.apiVersion,
     verifiedWith: version,
     madeCurrent,
+    ...(token.scope !== undefined && { scope: token.scope }),
   };
 }

@@ -1,5 +1,5 @@
 import { CliError, ExitCode } from '../core/exit-codes.js';
-import { TokenResponse, type ApiVersion } from '../contract/index.js';
+import { TokenAnswer, type ApiVersion } from '../contract/index.js';
 import type { CachedToken } from '../config/profile.js';
 import { errorFromResponse, serverMessage } from './errors.js';
 import type { HttpClient } from './http.js';
@@ -58,7 +58,7 @@ export async function requestToken(
     throw new CliError(`${baseUrl} rejected the client credentials (${said}); ${loginHint}`, ExitCode.AUTH);
   }
   if (res.status !== 200) throw errorFromResponse(res);
-  const parsed = TokenResponse.safeParse(res.json);
+  const parsed = TokenAnswer.safeParse(res.json);
   if (!parsed.success) {
     throw new CliError(`unexpected answer from ${tokenEndpoint(baseUrl, version)}: not a token response`, ExitCode.FAILURE);
   }
@@ -67,6 +67,7 @@ export async function requestToken(
     accessToken: parsed.data.access_token,
     expiresAt: new Date(now().getTime() + parsed.data.expires_in * 1000).toISOString(),
     baseUrl,
+    ...(parsed.data.scope !== undefined && { scope: parsed.data.scope }),
   };
 }
 

@@ -10,13 +10,14 @@ export interface ProfileInfo {
   client_id: string | null;
   api_version: Profile['apiVersion'];
   logged_in: boolean;
-  tokens: Record<ApiVersion, { expires_at: string; valid: boolean } | null>;
+  /** `scope` when the server named the token's scope. */
+  tokens: Record<ApiVersion, { expires_at: string; valid: boolean; scope?: string } | null>;
 }
 
 export function profileInfo(name: string, profile: Profile, current: boolean, now: Date): ProfileInfo {
   const token = (v: ApiVersion) => {
     const t = profile.tokens[v];
-    return t ? { expires_at: t.expiresAt, valid: Date.parse(t.expiresAt) > now.getTime() } : null;
+    return t ? { expires_at: t.expiresAt, valid: Date.parse(t.expiresAt) > now.getTime(), ...(t.scope !== undefined && { scope: t.scope }) } : null;
   };
   return {
     name,

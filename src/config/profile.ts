@@ -11,6 +11,8 @@ export const CachedToken = z.object({
   /** ISO 8601 */
   expiresAt: z.string(),
   baseUrl: z.string(),
+  /** What the server said the token may do (`read`, `write`), when it said. */
+  scope: z.optional(z.string()),
 });
 export type CachedToken = z.infer<typeof CachedToken>;
 

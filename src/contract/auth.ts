@@ -39,6 +39,17 @@ export const TokenResponse = z.object({
 });
 export type TokenResponse = z.infer<typeof TokenResponse>;
 
+/**
+ * A token answer as the client reads it, from any server: `scope` may be absent (RFC 6749
+ * section 5.1: when it is what was asked) or name scopes of the server's own.
+ */
+export const TokenAnswer = z.object({
+  access_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.int(),
+  scope: z.optional(z.string()),
+});
+
 export const AuthServerMetadata = z.object({
   issuer: z.string(),
   token_endpoint: z.string(),

@@ -16,6 +16,24 @@ describe('errorFromResponse maps statuses to the exit codes of cli.md', () => {
     expect(e.message).toBe('authentication failed: the token expired; run `chamberctl login`');
   });
 
+  it('403 → 3: the missing scope from RFC 6750\'s header or body, and what to do; any other 403 says the client is not allowed', () => {
+    const ours = errorFromResponse({
+      ...at(403, { error: 'insufficient_scope', error_description: 'this request needs the write scope; the token has read' }, 'POST'),
+      headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="write"' },
+    });
+    expect(ours.exitCode).toBe(ExitCode.AUTH);
+    expect(ours.message).toBe("the profile's client lacks the write scope this needs; ask for a client with write scope");
+    // another server: the header alone, with a scope of its own
+    const header = errorFromResponse({ ...at(403, undefined, 'POST'), headers: { 'www-authenticate': 'Bearer realm="x", error="insufficient_scope", scope="members:write"' } });
+    expect(header.message).toBe("the profile's client lacks the members:write scope this needs; ask for a client with members:write scope");
+    // the body alone, no scope named
+    const body = errorFromResponse(at(403, { error: 'insufficient_scope' }, 'POST'));
+    expect(body.message).toBe("the profile's client lacks the scope this needs; ask for a client with write scope");
+    const other = errorFromResponse(at(403, { error: 'forbidden by policy' }));
+    expect(other.exitCode).toBe(ExitCode.AUTH);
+    expect(other.message).toBe("the server refused access: forbidden by policy; the profile's client is not allowed this");
+  });
+
   it('404 → 4 with the server message', () => {
     const e = errorFromResponse(at(404, { error: 'chamber ch_1 not found' }));
     expect(e.exitCode).toBe(ExitCode.NOT_FOUND);

@@ -26,10 +26,12 @@ export async function runLogin(opts: LoginOptions, ctx: CliContext): Promise<voi
         client_id: result.clientId,
         api_version: result.apiVersion,
         current: result.madeCurrent || store.current() === result.profile,
+        ...(result.scope !== undefined && { scope: result.scope }),
       })}\n`,
     );
     return;
   }
-  ctx.stderr.write(`logged in to ${result.baseUrl} as client "${result.clientId}"; saved as profile "${result.profile}"\n`);
+  const scope = result.scope !== undefined ? ` (scope ${result.scope})` : '';
+  ctx.stderr.write(`logged in to ${result.baseUrl} as client "${result.clientId}"${scope}; saved as profile "${result.profile}"\n`);
   if (result.madeCurrent) ctx.stderr.write(`profile "${result.profile}" is now the current profile\n`);
 }

@@ -29,7 +29,7 @@ const SOURCES = {
 
 function statusText(info: ProfileInfo, source: keyof typeof SOURCES, path: string): string {
   const token = (t: ProfileInfo['tokens']['v1']) =>
-    !t ? 'none cached' : t.valid ? `cached, valid until ${t.expires_at}` : `expired at ${t.expires_at}`;
+    !t ? 'none cached' : `${t.valid ? `cached, valid until ${t.expires_at}` : `expired at ${t.expires_at}`}${t.scope !== undefined ? `, scope ${t.scope}` : ''}`;
   const rows: Array<[string, string]> = [
     ['profile', `${info.name} (${SOURCES[source]})`],
     ['base url', info.base_url],

@@ -1,0 +1,91 @@
+// A profile logged in with a read-only client (README, "Team access"): every read works,
+// every write exits 3 with one line naming the missing scope and what to do, nothing is
+// created, and `auth status` shows the token's scope. The built binary against the real
+// server, on both backends.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashSecret } from '../../src/server/auth/secrets.js';
+import { loggedIn, type LoggedIn } from '../commands/logged-in.js';
+import { noteSecret } from '../helpers/run-logs.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const READER = { id: 'reports', secret: 'ReportsSecret0123456789abcdefXYZ' };
+const WRITER = { id: 'alice', secret: 'AliceSecret0123456789abcdefXYZ01' };
+
+let srv: TestServer;
+let reader: LoggedIn;
+let writer: LoggedIn;
+let chamber: string;
+
+beforeAll(async () => {
+  srv = await startTestServer();
+  noteSecret(READER.secret);
+  noteSecret(WRITER.secret);
+  await srv.server.store.addClient(READER.id, await hashSecret(READER.secret), 'read', new Date());
+  await srv.server.store.addClient(WRITER.id, await hashSecret(WRITER.secret), 'write', new Date());
+  reader = await loggedIn({ baseUrl: srv.baseUrl, clientId: READER.id, clientSecret: READER.secret });
+  writer = await loggedIn({ baseUrl: srv.baseUrl, clientId: WRITER.id, clientSecret: WRITER.secret });
+  chamber = (await reader.json<{ id: string }[]>(['chambers', 'list', '--per-page', '1']))[0]!.id;
+}, 60_000);
+afterAll(async () => {
+  await reader?.cleanup();
+  await writer?.cleanup();
+  await srv?.close();
+});
+
+const SCOPE_LINE = "error: the profile's client lacks the write scope this needs; ask for a client with write scope\n";
+
+describe('a read-only profile', () => {
+  it('reads everything', async () => {
+    for (const args of [
+      ['chambers', 'list', '--all'],
+      ['chambers', 'get', chamber, '--include', 'members,events'],
+      ['members', 'list', chamber],
+      ['events', 'list', chamber],
+      ['api', '/v1/chambers'],
+    ]) {
+      const r = await reader.run([...args, '--json']);
+      expect(r.exitCode, args.join(' ')).toBe(0);
+      expect(r.stderr).toBe('');
+      JSON.parse(r.stdout);
+    }
+  });
+
+  it('exits 3 on every write with one line naming the missing scope, and creates nothing', async () => {
+    const count = async () => (await writer.json<unknown[]>(['chambers', 'list', '--all'])).length;
+    const members = async () => (await writer.json<unknown[]>(['members', 'list', chamber, '--all'])).length;
+    const before = [await count(), await members()];
+    const csv = join(reader.dir, 'rows.csv');
+    writeFileSync(csv, 'name,email,membership_type\nAda,ada@example.org,standard\nBob,bob@example.org,premium\n');
+    for (const args of [
+      ['chambers', 'create', '--name', 'Nope', '--type', 'hq', '--street', 'Meir 1', '--city', 'Antwerp', '--country', 'BE'],
+      ['members', 'add', chamber, '--name', 'Nope', '--email', 'nope@example.org', '--membership-type', 'standard'],
+      ['members', 'import', chamber, csv],
+    ]) {
+      const r = await reader.run(args);
+      expect(r.exitCode, args.join(' ')).toBe(3);
+      if (args[1] !== 'import') expect(r.stderr, args.join(' ')).toBe(SCOPE_LINE);
+      else {
+        // an import also lists the rows that were in flight (its report does too), then stops
+        const lines = r.stderr.trimEnd().split('\n');
+        expect(`${lines.at(-1)}\n`).toBe(SCOPE_LINE);
+        for (const line of lines.slice(0, -1)) expect(line).toMatch(/^line \d+ \(failed\): the profile's client lacks the write scope/);
+      }
+    }
+    const api = await reader.run(['api', `/v2/chambers/${chamber}/members`, '-X', 'POST', '-f', 'name=Nope', '-f', 'email=nope@example.org', '-f', 'membership_type=standard']);
+    expect(api.exitCode).toBe(3);
+    expect(JSON.parse(api.stdout).error).toBe('insufficient_scope');
+    expect([await count(), await members()]).toEqual(before);
+  });
+
+  it('auth status and login name the scope the server gave', async () => {
+    const status = await reader.run(['auth', 'status']);
+    expect(status.exitCode).toBe(0);
+    expect(status.stdout).toMatch(/token v2: +cached, valid until \S+, scope read\n/);
+    expect((await reader.json<{ tokens: { v2: { scope: string } } }>(['auth', 'status'])).tokens.v2.scope).toBe('read');
+    expect((await writer.json<{ tokens: { v2: { scope: string } } }>(['auth', 'status'])).tokens.v2.scope).toBe('write');
+    const again = await reader.run(['login', '--client-id', READER.id, '--client-secret', READER.secret, '--base-url', srv.baseUrl]);
+    expect(again.stderr).toContain(`as client "${READER.id}" (scope read)`);
+  });
+});

@@ -79,6 +79,20 @@ describe('a read-only profile', () => {
     expect([await count(), await members()]).toEqual(before);
   });
 
+  it("a write client's import is in the audit trail: one member.add per row created, none for a row skipped", async () => {
+    const csv = join(writer.dir, 'audited.csv');
+    writeFileSync(csv, 'name,email,membership_type\nAudit One,audit1@example.org,standard\nAudit Two,audit2@example.org,premium\n');
+    const first = await writer.run(['members', 'import', chamber, csv, '--json']);
+    expect(first.exitCode).toBe(0);
+    const again = await writer.run(['members', 'import', chamber, csv, '--json']); // both rows exist: skipped
+    expect(again.exitCode).toBe(0);
+    const created = (await writer.json<{ id: string; email: string }[]>(['members', 'list', chamber, '--all'])).filter((m) => m.email.startsWith('audit'));
+    const records = await srv.server.store.listAudit({ clientId: WRITER.id, limit: 100 });
+    expect(records.map((r) => r.action)).toEqual(['member.add', 'member.add']);
+    expect(records.map((r) => r.target).sort()).toEqual(created.map((m) => m.id).sort());
+    expect(await srv.server.store.listAudit({ clientId: READER.id, limit: 100 })).toEqual([]);
+  });
+
   it('auth status and login name the scope the server gave', async () => {
     const status = await reader.run(['auth', 'status']);
     expect(status.exitCode).toBe(0);

@@ -39,7 +39,7 @@ describe('login', () => {
     const r = await login();
     expectOk(r);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`logged in to ${server.baseUrl} as client "${server.clientId}"; saved as profile "default"\n`);
+    expect(r.stderr).toBe(`logged in to ${server.baseUrl} as client "${server.clientId}" (scope write); saved as profile "default"\n`);
     expect(server.tokenRequests() - before).toBe(1);
     expect(statSync(configPath()).mode & 0o777).toBe(0o600);
     const p = readConfig().profiles.default;
@@ -64,6 +64,7 @@ describe('login', () => {
       client_id: server.clientId,
       api_version: 'auto',
       current: false,
+      scope: 'write',
     });
   });
 

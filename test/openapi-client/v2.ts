@@ -302,6 +302,11 @@ export interface components {
             status: "unavailable";
             error: string;
         };
+        InsufficientScopeError: {
+            /** @constant */
+            error: "insufficient_scope";
+            error_description: string;
+        };
         ListMeta: {
             current_page: number;
             total: number;
@@ -342,7 +347,7 @@ export interface components {
         };
         TokenError: {
             /** @enum {string} */
-            error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "temporarily_unavailable";
+            error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "temporarily_unavailable";
             error_description: string;
         };
         TokenRequest: {
@@ -350,6 +355,8 @@ export interface components {
             grant_type: "client_credentials";
             client_id?: string;
             client_secret?: string;
+            /** @description Space-separated scopes to ask for (RFC 6749 section 3.3): `read`, `write`. Absent: all the client holds; more than it holds is 400 `invalid_scope`. */
+            scope?: string;
         };
         TokenResponse: {
             access_token: string;
@@ -357,6 +364,11 @@ export interface components {
             token_type: "Bearer";
             /** @description Seconds the token is valid for */
             expires_in: number;
+            /**
+             * @description What the token may do: `write` includes reading
+             * @enum {string}
+             */
+            scope: "read" | "write";
         };
         ValidationError: {
             error: string;
@@ -373,6 +385,22 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The token has the `read` scope only; this request needs `write`. Refused before the body is read: nothing was created. */
+        Forbidden: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWWAuthenticateScope"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "insufficient_scope",
+                 *       "error_description": "this request needs the write scope; the token has read"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InsufficientScopeError"];
             };
         };
         /** @description The body is larger than 1 MiB. */
@@ -427,6 +455,8 @@ export interface components {
         WWWAuthenticateBasic: string;
         /** @description RFC 6750: `Bearer realm="chamber-directory"`, with `error="invalid_token"` and `error_description` when a token was sent. */
         WWWAuthenticateBearer: string;
+        /** @description RFC 6750 section 3.1: `Bearer error="insufficient_scope", scope="write"`. */
+        WWWAuthenticateScope: string;
     };
     pathItems: never;
 }
@@ -472,7 +502,8 @@ export interface operations {
                      * @example {
                      *       "access_token": "mF_9.B5f-4.1JqM",
                      *       "token_type": "Bearer",
-                     *       "expires_in": 3600
+                     *       "expires_in": 3600,
+                     *       "scope": "write"
                      *     }
                      */
                     "application/json": components["schemas"]["TokenResponse"];
@@ -667,6 +698,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description A request with this Idempotency-Key is still in progress; retry it. */
             409: {
                 headers: {
@@ -939,6 +971,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["ChamberNotFound"];
             /** @description The e-mail address is already a member of this chamber (`fields.email`), or a request with this Idempotency-Key is still in progress. */
             409: {

@@ -13,6 +13,8 @@ import { examples } from '../commands/shared/help-text.js';
 import { registerServe } from '../commands/serve/register.js';
 import { registerSync } from '../commands/sync/register.js';
 import { registerSnapshotCommands } from '../commands/snapshot/register.js';
+import { registerClientsCommands } from '../commands/clients/register.js';
+import { registerAuditCommand } from '../commands/audit/register.js';
 
 /**
  * Builds the commander tree. Each command's action imports its implementation lazily, so
@@ -53,6 +55,9 @@ export function buildProgram(ctx: CliContext, version: string): Command {
   program.commandsGroup('Offline work:');
   registerSync(program, ctx);
   registerSnapshotCommands(program, ctx);
+  program.commandsGroup('Team access:');
+  registerClientsCommands(program, ctx);
+  registerAuditCommand(program, ctx);
   program.commandsGroup('Shell:');
   registerShellCommands(program, ctx);
   program.helpCommand('help [command]', 'show help for a command');

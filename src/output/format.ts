@@ -12,6 +12,12 @@ export function formatTime(iso: string | null | undefined): string {
   return d.toISOString().slice(0, 16).replace('T', ' ');
 }
 
+/** To the second, `2026-11-22 14:05:09` (UTC), where the minute is too coarse: an audit trail, a secret's last moment. */
+export function formatSecond(iso: string | null | undefined): string {
+  const t = formatTime(iso);
+  return /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(t) ? `${t}${new Date(iso!).toISOString().slice(16, 19)}` : t;
+}
+
 /** The UTC day of a time, `2026-11-22` (lists show days; single records show the time too). */
 export function formatDate(iso: string | null | undefined): string {
   const t = formatTime(iso);

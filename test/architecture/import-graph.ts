@@ -14,9 +14,9 @@ export const FLOORS: string[][] = [
   ['output'],
   ['snapshot'],
   ['server'],
-  ['import', 'sync', 'completion'],
+  ['import', 'sync', 'completion', 'team'],
   ['commands/shared'],
-  ['commands/api', 'commands/auth', 'commands/chambers', 'commands/completion', 'commands/events', 'commands/members', 'commands/serve', 'commands/snapshot', 'commands/sync'],
+  ['commands/api', 'commands/auth', 'commands/chambers', 'commands/completion', 'commands/events', 'commands/members', 'commands/serve', 'commands/snapshot', 'commands/sync', 'commands/clients', 'commands/audit'],
   ['cli'],
 ];
 

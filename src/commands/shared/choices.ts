@@ -22,4 +22,6 @@ export const CHOICES = {
   memberSort: MEMBER_SORTS,
   eventStatus: EVENT_STATUSES,
   membershipType: MEMBERSHIP_TYPES,
+  /** An API client's scope (`clients add --scope`); the contract's SCOPES, which come with zod. */
+  clientScope: ['read', 'write'],
 } as const;

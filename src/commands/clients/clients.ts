@@ -1,0 +1,92 @@
+import type { CliContext, GlobalOptions } from '../../core/context.js';
+import type { ResourceView } from '../../output/columns.js';
+import { formatSecond, formatTime, NONE, orNone } from '../../output/format.js';
+import { ListWriter } from '../../output/list-writer.js';
+import { createOutput, type Output } from '../../output/output.js';
+import type { ClientRecord, Scope } from '../../storage/store.js';
+import { parseClientId } from '../../team/client-id.js';
+import { addClient, listClients, revokeClient, rotateClient } from '../../team/clients.js';
+import { parseGrace } from '../../team/durations.js';
+import { teamDbPath, withTeamStore } from '../../team/team-store.js';
+
+export interface ClientsOptions {
+  db?: string;
+  scope?: Scope;
+  grace?: string;
+}
+
+const SAVE_IT = 'Save this secret now: it will not be shown again.';
+
+// TSV column order is part of the interface for scripts: append only.
+const clientView: ResourceView<ClientRecord> = {
+  noun: ['client', 'clients'],
+  fields: ['client_id', 'scope', 'created_at', 'last_used_at', 'revoked_at'],
+  columns: [
+    { header: 'CLIENT ID', table: (c) => c.client_id },
+    { header: 'SCOPE', table: (c) => c.scope },
+    { header: 'CREATED', table: (c) => formatTime(c.created_at) },
+    { header: 'LAST USED', table: (c) => (c.last_used_at ? formatTime(c.last_used_at) : 'never') },
+    { header: 'REVOKED', table: (c) => (c.revoked_at ? formatTime(c.revoked_at) : NONE) },
+  ],
+  tsv: (c) => [c.client_id, c.scope, c.created_at, c.last_used_at, c.revoked_at],
+  csv: { header: ['client_id', 'scope', 'created_at', 'last_used_at', 'revoked_at'], row: (c) => [c.client_id, c.scope, c.created_at, c.last_used_at, c.revoked_at] },
+};
+
+/** One object: its JSON with --json, else a `key: value` line per field (null as -), data on stdout. */
+async function printObject(output: Output, fields: Record<string, string | null>): Promise<void> {
+  const { mode, prettyJson } = output.settings;
+  if (mode === 'json') {
+    await output.stdout.write(`${prettyJson ? output.out.json(JSON.stringify(fields, null, 2)) : JSON.stringify(fields)}\n`);
+    return;
+  }
+  await output.stdout.write(Object.entries(fields).map(([k, v]) => `${k}: ${orNone(v)}\n`).join(''));
+}
+
+/** A line for the person at the terminal (stderr), never for a script: the data is on stdout. */
+function tell(output: Output, line: string): void {
+  if (output.settings.mode !== 'json' && output.settings.stderrIsTTY) output.stderr.write(`${line}\n`);
+}
+
+export async function runClientsAdd(rawId: string, opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
+  const id = parseClientId(rawId);
+  const path = teamDbPath(opts.db, ctx.env);
+  const output = await createOutput(globals, ctx);
+  const client = await withTeamStore(path, (store) => addClient(store, id, opts.scope ?? 'write', ctx.now()));
+  await printObject(output, { ...client });
+  tell(output, SAVE_IT);
+}
+
+export async function runClientsList(opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
+  const path = teamDbPath(opts.db, ctx.env);
+  const output = await createOutput(globals, ctx);
+  const clients = await withTeamStore(path, listClients);
+  const writer = new ListWriter(clientView, output);
+  await writer.page(clients);
+  await writer.end();
+  output.note(clients.length ? `${clients.length} ${clients.length === 1 ? 'client' : 'clients'}` : 'no clients yet; add one with `chamberctl clients add CLIENT_ID`');
+}
+
+export async function runClientsRotate(rawId: string, opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
+  const id = parseClientId(rawId);
+  const graceMs = parseGrace(opts.grace);
+  const path = teamDbPath(opts.db, ctx.env);
+  const output = await createOutput(globals, ctx);
+  const rotated = await withTeamStore(path, (store) => rotateClient(store, id, graceMs, ctx.now()));
+  await printObject(output, { ...rotated });
+  const old = rotated.old_secret_valid_until;
+  tell(output, `${SAVE_IT} ${old ? `The old secret, and tokens issued with it, work until ${formatSecond(old)} UTC.` : 'The old secret no longer works.'}`);
+}
+
+export async function runClientsRevoke(rawId: string, opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
+  const id = parseClientId(rawId);
+  const path = teamDbPath(opts.db, ctx.env);
+  const output = await createOutput(globals, ctx);
+  const { already, ...revoked } = await withTeamStore(path, (store) => revokeClient(store, id, ctx.now()));
+  await printObject(output, revoked);
+  tell(
+    output,
+    already
+      ? `${JSON.stringify(id)} was already revoked at ${formatSecond(revoked.revoked_at)} UTC; nothing changed.`
+      : `${JSON.stringify(id)} is revoked: its secret and every token issued to it are refused from now on.`,
+  );
+}

@@ -1,0 +1,39 @@
+import { existsSync } from 'node:fs';
+import { defaultDbPath } from '../config/paths.js';
+import { CliError, ExitCode, usageError } from '../core/exit-codes.js';
+import { openStore, StartError } from '../server/start.js';
+import { isPostgresUrl } from '../storage/postgres/pg-storage.js';
+import type { DirectoryStore } from '../storage/store.js';
+
+/**
+ * The database named by `--db` (default: the one `serve` uses), checked before it is opened:
+ * `:memory:` is a usage error (there is nothing to administer in it), and a SQLite file that is
+ * not there is exit 4 (nothing is created). For `check`, so that a command refuses a bad
+ * `--db` together with its other options, before touching anything.
+ */
+export function teamDbPath(db: string | undefined, env: Record<string, string | undefined>): string {
+  const path = db ?? defaultDbPath(env);
+  if (path === ':memory:') throw usageError('--db :memory: holds no clients; name the database `serve` uses: a SQLite file or a postgres:// URL');
+  if (!isPostgresUrl(path) && !existsSync(path)) throw new CliError(`no database at ${path}`, ExitCode.NOT_FOUND);
+  return path;
+}
+
+/**
+ * `work` on the database at `path` (from teamDbPath), closed afterwards whatever happens. A
+ * database that cannot be opened is one line, exit 1. PostgreSQL: a small pool, without the
+ * bounds of a request on its statements, as the other commands that work on the database do.
+ */
+export async function withTeamStore<T>(path: string, work: (store: DirectoryStore) => Promise<T>): Promise<T> {
+  let store: DirectoryStore;
+  try {
+    store = await openStore(path, isPostgresUrl(path) ? { poolSize: 2, bulk: true } : { cacheMiB: 8 });
+  } catch (err) {
+    if (err instanceof StartError) throw new CliError(err.message, ExitCode.FAILURE);
+    throw err;
+  }
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}

@@ -4,6 +4,7 @@ import { CHOICES } from '../../src/commands/shared/choices.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { ChamberStatus, ChamberType, EventStatus, MemberStatus, MembershipType } from '../../src/contract/index.js';
 import { openApiDocument } from '../../src/server/openapi/document.js';
+import { SCOPES } from '../../src/contract/auth.js';
 import { fakeContext } from '../helpers/fake-context.js';
 
 // a config directory that does not exist: a test reaching the session would fail with 3
@@ -48,6 +49,7 @@ describe('command registration', () => {
     ['members list', '--sort', CHOICES.memberSort, ['name', '-name', 'joined_at', '-joined_at']],
     ['members add', '--membership-type', CHOICES.membershipType, MembershipType.options],
     ['events list', '--status', CHOICES.eventStatus, EventStatus.options],
+    ['clients add', '--scope', CHOICES.clientScope, SCOPES],
   ])('%s %s offers exactly the values the server takes', (path, flag, choices, server) => {
     expect(choicesOf(path, flag)).toEqual([...choices]);
     expect([...choices]).toEqual([...server]);
@@ -60,6 +62,10 @@ describe('command registration', () => {
     ['members', 'list'],
     ['members', 'add'],
     ['events', 'list'],
+    ['clients', 'add'],
+    ['clients', 'list'],
+    ['clients', 'rotate'],
+    ['clients', 'revoke'],
   ])('%s %s has a description and examples in --help', async (group, name) => {
     const r = await cli(group, name, '--help');
     expect(r.code).toBe(0);

@@ -100,6 +100,18 @@ describe('complete', () => {
     expect(await values('members', 'import', '')).toMatchObject({ values: [], directive: 'nofiles' });
   });
 
+  it('offers the clients subcommands, the scopes of --scope, and files for --db of clients and audit', async () => {
+    expect((await values('clients', '')).values).toEqual(['add', 'list', 'rotate', 'revoke', 'help']);
+    expect((await values('clients', 'add', 'alice', '--scope', '')).values).toEqual(['read', 'write']);
+    expect((await values('clients', 'add', 'alice', '--scope=r')).values).toEqual(['--scope=read']);
+    for (const words of [['clients', 'add', 'alice'], ['clients', 'list'], ['clients', 'rotate', 'alice'], ['clients', 'revoke', 'alice'], ['audit']]) {
+      expect(await values(...words, '--db', '')).toMatchObject({ values: [], directive: 'files' });
+    }
+    expect((await values('audit', '--')).values).toEqual(expect.arrayContaining(['--since', '--client', '--limit', '--db']));
+    // the client id is free text: no file names
+    expect(await values('clients', 'rotate', '')).toMatchObject({ values: [], directive: 'nofiles' });
+  });
+
   it('treats every word after -- as positional', async () => {
     expect(await values('members', 'import', '--', 'ch_1', '')).toMatchObject({ directive: 'files' });
     expect((await values('members', 'import', 'ch_1', 'in.csv', '--', '--d')).values).toEqual([]);
@@ -116,6 +128,13 @@ describe('chamberctl __complete', () => {
     const ctx = fakeContext({ env: env() });
     expect(await run(['__complete', '--', 'chambers', 'l'], ctx, '0.0.0-test')).toBe(0);
     expect(ctx.out()).toMatch(/^list\tList chambers[^\n]*\n:nofiles\n$/);
+    expect(ctx.err()).toBe('');
+  });
+
+  it('`__complete clients ""` offers add, list, rotate and revoke', async () => {
+    const ctx = fakeContext({ env: env() });
+    expect(await run(['__complete', '--', 'clients', ''], ctx, '0.0.0-test')).toBe(0);
+    expect(ctx.out().split('\n').map((l) => l.split('\t')[0])).toEqual(['add', 'list', 'rotate', 'revoke', 'help', ':nofiles', '']);
     expect(ctx.err()).toBe('');
   });
 

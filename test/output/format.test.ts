@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatSpan, formatTime, oneLine, tsvField, tsvRow } from '../../src/output/format.js';
+import { formatDate, formatSecond, formatSpan, formatTime, oneLine, tsvField, tsvRow } from '../../src/output/format.js';
 import { displayWidth, truncate } from '../../src/output/width.js';
 
 describe('time formatting', () => {
@@ -12,6 +12,13 @@ describe('time formatting', () => {
     expect(formatTime('next tuesday')).toBe('next tuesday');
     expect(formatTime(null)).toBe('');
     expect(formatTime(undefined)).toBe('');
+  });
+
+  it('an audit trail shows UTC seconds; what is not a time, as received', () => {
+    expect(formatSecond('2026-11-22T14:05:59.999Z')).toBe('2026-11-22 14:05:59');
+    expect(formatSecond('2026-11-22T23:30:07+02:00')).toBe('2026-11-22 21:30:07');
+    expect(formatSecond('next tuesday')).toBe('next tuesday');
+    expect(formatSecond(null)).toBe('');
   });
 
   it('lists show the UTC day', () => {

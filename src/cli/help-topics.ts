@@ -16,9 +16,11 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
        query parameter
   3    authentication failed or no credentials: no profile yet (chamberctl login), a
        refused client secret, a token without the scope the call needs (401, 403)
-  4    not found (404): chambers get ch_nope, members list ch_nope
+  4    not found (404): chambers get ch_nope, members list ch_nope; an unknown
+       client (clients rotate nobody); a --db file that does not exist
   5    input data rejected: by the server (422, 409, a 400 naming fields of the body)
-       or by the same rules before anything is sent (a bad e-mail, an unknown country)
+       or by the same rules before anything is sent (a bad e-mail, an unknown country);
+       clients add of an id that exists, clients rotate of a revoked client
   130  interrupted by Ctrl-C, at a prompt as anywhere else (143 after SIGTERM)
 
 chamberctl api exits with the code of the answer's status: 4 for a 404, 5 for a 422

@@ -180,8 +180,12 @@ describe(`chamberctl clients and audit (${TEST_BACKEND})`, () => {
     const again = await ok('clients', 'revoke', 'reports', '--db', db);
     expect(again.stdout).toBe(`client_id: reports\nrevoked_at: ${first.revoked_at}\n`);
     expect(again.stderr).toBe('');
-    const list = await json('clients', 'list', '--db', db);
-    expect(list.find((c: { client_id: string }) => c.client_id === 'reports').revoked_at).toBe(first.revoked_at);
+    const picked = JSON.parse((await ok('clients', 'list', '--db', db, '--json=client_id,revoked_at')).stdout);
+    expect(picked).toEqual([
+      { client_id: 'alice', revoked_at: null },
+      { client_id: 'reports', revoked_at: first.revoked_at },
+      { client_id: 'ci', revoked_at: null },
+    ]);
   });
 
   it('audit: the client changes (client_id null, target the client) and alice\'s write, newest first', async () => {
@@ -284,6 +288,9 @@ describe(`bad input: one line, its exit status, nothing on stdout, the database 
     [['clients', 'add', 'alice'], 5, 'client "alice" already exists (ids are never reused, not even a revoked client\'s); choose another id'],
     [['clients', 'add', 'gone', '--scope', 'write'], 5, 'client "gone" already exists'],
     [['clients', 'rotate', 'gone'], 5, 'client "gone" is revoked; add a new client instead'],
+    [['clients', 'add', 'carol', '--json=client_id,scope'], 2, '--json: the fields must include client_secret, which is shown this once only'],
+    [['clients', 'rotate', 'alice', '--json=client_id'], 2, '--json: the fields must include client_secret, which is shown this once only'],
+    [['audit', '--json=bogus'], 2, '--json: "bogus" is not a field of an audit record; fields: at, action, client_id, target, request_id, address'],
   ]))('%s', async (_name, args, code, message) => {
     const r = await cli(...args, '--db', db);
     expect(r.exitCode).toBe(code);

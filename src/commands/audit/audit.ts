@@ -8,6 +8,7 @@ import { parseClientId } from '../../team/client-id.js';
 import { listAudit } from '../../team/clients.js';
 import { parseLimit, parseSince } from '../../team/durations.js';
 import { teamDbPath, withTeamStore } from '../../team/team-store.js';
+import { checkJsonFields } from '../shared/options.js';
 
 export interface AuditOptions {
   since?: string;
@@ -35,6 +36,7 @@ const auditView: ResourceView<AuditRecord> = {
 };
 
 export async function runAudit(opts: AuditOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
+  checkJsonFields(globals, FIELDS, 'an audit record');
   const clientId = opts.client === undefined ? undefined : parseClientId(opts.client, '--client');
   const since = opts.since === undefined ? undefined : parseSince(opts.since, ctx.now());
   const limit = parseLimit(opts.limit);

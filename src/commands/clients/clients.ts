@@ -1,13 +1,16 @@
 import type { CliContext, GlobalOptions } from '../../core/context.js';
+import { usageError } from '../../core/exit-codes.js';
 import type { ResourceView } from '../../output/columns.js';
 import { formatSecond, formatTime, NONE, orNone } from '../../output/format.js';
 import { ListWriter } from '../../output/list-writer.js';
 import { createOutput, type Output } from '../../output/output.js';
+import { pickFields } from '../../output/settings.js';
 import type { ClientRecord, Scope } from '../../storage/store.js';
 import { parseClientId } from '../../team/client-id.js';
 import { addClient, listClients, revokeClient, rotateClient } from '../../team/clients.js';
 import { parseGrace } from '../../team/durations.js';
 import { teamDbPath, withTeamStore } from '../../team/team-store.js';
+import { checkJsonFields } from '../shared/options.js';
 
 export interface ClientsOptions {
   db?: string;
@@ -17,10 +20,16 @@ export interface ClientsOptions {
 
 const SAVE_IT = 'Save this secret now: it will not be shown again.';
 
+// What each command's --json prints (cli.md, "Team access"); `--json=FIELDS` picks among them.
+const CLIENT_FIELDS = ['client_id', 'scope', 'created_at', 'last_used_at', 'revoked_at'] as const;
+const ADDED_FIELDS = ['client_id', 'client_secret', 'scope', 'created_at'];
+const ROTATED_FIELDS = ['client_id', 'client_secret', 'old_secret_valid_until'];
+const REVOKED_FIELDS = ['client_id', 'revoked_at'];
+
 // TSV column order is part of the interface for scripts: append only.
 const clientView: ResourceView<ClientRecord> = {
   noun: ['client', 'clients'],
-  fields: ['client_id', 'scope', 'created_at', 'last_used_at', 'revoked_at'],
+  fields: CLIENT_FIELDS,
   columns: [
     { header: 'CLIENT ID', table: (c) => c.client_id },
     { header: 'SCOPE', table: (c) => c.scope },
@@ -29,14 +38,23 @@ const clientView: ResourceView<ClientRecord> = {
     { header: 'REVOKED', table: (c) => (c.revoked_at ? formatTime(c.revoked_at) : NONE) },
   ],
   tsv: (c) => [c.client_id, c.scope, c.created_at, c.last_used_at, c.revoked_at],
-  csv: { header: ['client_id', 'scope', 'created_at', 'last_used_at', 'revoked_at'], row: (c) => [c.client_id, c.scope, c.created_at, c.last_used_at, c.revoked_at] },
+  csv: { header: [...CLIENT_FIELDS], row: (c) => [c.client_id, c.scope, c.created_at, c.last_used_at, c.revoked_at] },
 };
+
+/** `--json=FIELDS` of a command that prints a new secret: the fields, and the secret among them (it is never shown again). */
+function checkSecretFields(globals: GlobalOptions, allowed: readonly string[], what: string): void {
+  checkJsonFields(globals, allowed, what);
+  if (globals.jsonFields && !globals.jsonFields.includes('client_secret')) {
+    throw usageError('--json: the fields must include client_secret, which is shown this once only');
+  }
+}
 
 /** One object: its JSON with --json, else a `key: value` line per field (null as -), data on stdout. */
 async function printObject(output: Output, fields: Record<string, string | null>): Promise<void> {
   const { mode, prettyJson } = output.settings;
   if (mode === 'json') {
-    await output.stdout.write(`${prettyJson ? output.out.json(JSON.stringify(fields, null, 2)) : JSON.stringify(fields)}\n`);
+    const picked = pickFields(fields, output.settings.fields);
+    await output.stdout.write(`${prettyJson ? output.out.json(JSON.stringify(picked, null, 2)) : JSON.stringify(picked)}\n`);
     return;
   }
   await output.stdout.write(Object.entries(fields).map(([k, v]) => `${k}: ${orNone(v)}\n`).join(''));
@@ -48,6 +66,7 @@ function tell(output: Output, line: string): void {
 }
 
 export async function runClientsAdd(rawId: string, opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
+  checkSecretFields(globals, ADDED_FIELDS, 'a new client');
   const id = parseClientId(rawId);
   const path = teamDbPath(opts.db, ctx.env);
   const output = await createOutput(globals, ctx);
@@ -57,6 +76,7 @@ export async function runClientsAdd(rawId: string, opts: ClientsOptions, globals
 }
 
 export async function runClientsList(opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
+  checkJsonFields(globals, CLIENT_FIELDS, 'a client');
   const path = teamDbPath(opts.db, ctx.env);
   const output = await createOutput(globals, ctx);
   const clients = await withTeamStore(path, listClients);
@@ -67,6 +87,7 @@ export async function runClientsList(opts: ClientsOptions, globals: GlobalOption
 }
 
 export async function runClientsRotate(rawId: string, opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
+  checkSecretFields(globals, ROTATED_FIELDS, 'a rotated client');
   const id = parseClientId(rawId);
   const graceMs = parseGrace(opts.grace);
   const path = teamDbPath(opts.db, ctx.env);
@@ -78,6 +99,7 @@ export async function runClientsRotate(rawId: string, opts: ClientsOptions, glob
 }
 
 export async function runClientsRevoke(rawId: string, opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
+  checkJsonFields(globals, REVOKED_FIELDS, 'a revoked client');
   const id = parseClientId(rawId);
   const path = teamDbPath(opts.db, ctx.env);
   const output = await createOutput(globals, ctx);

@@ -37,8 +37,8 @@ const clientView: ResourceView<ClientRecord> = {
     { header: 'LAST USED', table: (c) => (c.last_used_at ? formatTime(c.last_used_at) : 'never') },
     { header: 'REVOKED', table: (c) => (c.revoked_at ? formatTime(c.revoked_at) : NONE) },
   ],
-  tsv: (c) => [c.client_id, c.scope, c.created_at, c.last_used_at, c.revoked_at],
-  csv: { header: [...CLIENT_FIELDS], row: (c) => [c.client_id, c.scope, c.created_at, c.last_used_at, c.revoked_at] },
+  tsv: (c) => CLIENT_FIELDS.map((f) => c[f]),
+  csv: { header: [...CLIENT_FIELDS], row: (c) => CLIENT_FIELDS.map((f) => c[f]) },
 };
 
 /** `--json=FIELDS` of a command that prints a new secret: the fields, and the secret among them (it is never shown again). */

@@ -128,6 +128,7 @@ export interface AuditRecord {
 export interface AuditFilter {
   /** Records at or after this instant (ISO 8601, UTC). */
   since?: string;
+  /** The writes the client made and the changes made to it (`client.*` records with it as target). */
   clientId?: string;
   limit: number;
 }

@@ -157,4 +157,10 @@ describe('chamberctl serve', () => {
       expect(r.stderr.trim().split('\n')[0]).toMatch(/^error: /);
     }
   });
+
+  it('takes a --client-id that `chamberctl clients` can administer, else exit 2 naming the rule', async () => {
+    const r = await runCli(['serve', '--db', ':memory:', '--client-id', 'a b', '--client-secret', 'CiSecret123'], { configDir: join(dir, 'config') });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe('error: --client-id must be 1 to 64 characters of A-Z a-z 0-9 . _ - @, not "a b"\n');
+  });
 });

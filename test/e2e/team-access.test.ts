@@ -204,9 +204,16 @@ describe(`chamberctl clients and audit (${TEST_BACKEND})`, () => {
     const ats = all.map((a: { at: string }) => a.at);
     expect(ats).toEqual([...ats].sort().reverse());
 
+    // --client: what alice did, and what was done to alice
     const mine = await json('audit', '--since', '24h', '--client', 'alice', '--db', db);
-    expect(mine).toEqual([{ at: expect.stringMatching(ISO), action: 'chamber.create', client_id: 'alice', target: chamberId, request_id: 'team-access-1', address: expect.any(String) }]);
-    expect(await json('audit', '--client', 'reports', '--db', db)).toEqual([]); // its POST was refused: nothing recorded
+    const byAction = (a: { action: string }, b: { action: string }) => a.action.localeCompare(b.action);
+    expect(mine.sort(byAction)).toEqual([
+      { at: expect.stringMatching(ISO), action: 'chamber.create', client_id: 'alice', target: chamberId, request_id: 'team-access-1', address: expect.any(String) },
+      { at: expect.stringMatching(ISO), action: 'client.add', client_id: null, target: 'alice', request_id: null, address: null },
+      { at: expect.stringMatching(ISO), action: 'client.rotate', client_id: null, target: 'alice', request_id: null, address: null },
+    ]);
+    // its POST was refused: nothing recorded of it, only the changes made to it
+    expect((await json('audit', '--client', 'reports', '--db', db)).map((a: { action: string }) => a.action)).toEqual(['client.revoke', 'client.add']);
 
     expect(await json('audit', '--limit', '2', '--db', db)).toEqual(all.slice(0, 2));
     expect(await json('audit', '--since', '2999-01-01', '--db', db)).toEqual([]);

@@ -3,6 +3,7 @@ import { CliError, ExitCode } from '../../core/exit-codes.js';
 import { startServer, StartError } from '../../server/start.js';
 import { SnapshotError } from '../../snapshot/format.js';
 import { defaultDbPath } from '../../config/paths.js';
+import { parseClientId } from '../../team/client-id.js';
 
 export interface ServeOptions {
   host: string;
@@ -31,6 +32,8 @@ function clientBaseUrl(baseUrl: string, host: string): string {
 
 export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { json?: boolean; profile?: string } = {}): Promise<void> {
   const dbPath = opts.db ?? defaultDbPath(ctx.env);
+  // the rule of `chamberctl clients`, so that every client can be rotated and revoked there
+  if (opts.clientId !== undefined) parseClientId(opts.clientId, '--client-id');
   let server;
   try {
     server = await startServer({

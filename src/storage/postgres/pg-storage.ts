@@ -252,7 +252,9 @@ export class PgStorage implements DirectoryStore {
     if (f.since) where.add('at', f.since, '>=');
     if (f.clientId !== undefined) {
       if (!lookable(f.clientId)) return [];
-      where.add('client_id', f.clientId);
+      // what the client did, and what was done to it (client.* records: client_id null, target the client)
+      where.raw(`(client_id = $${where.args.length + 1} OR (client_id IS NULL AND target = $${where.args.length + 1}))`);
+      where.args.push(f.clientId);
     }
     return this.pool.query<AuditRecord>(
       `SELECT at, action, client_id, target, request_id, address FROM audit${where.sql()} ORDER BY at DESC, seq DESC LIMIT $${where.args.length + 1}`,

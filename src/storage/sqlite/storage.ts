@@ -219,7 +219,8 @@ export class Storage {
     const where: string[] = [];
     const args: unknown[] = [];
     if (f.since) (where.push('at >= ?'), args.push(f.since));
-    if (f.clientId !== undefined) (where.push('client_id = ?'), args.push(f.clientId));
+    // what the client did, and what was done to it (client.* records: client_id null, target the client)
+    if (f.clientId !== undefined) (where.push('(client_id = ? OR (client_id IS NULL AND target = ?))'), args.push(f.clientId, f.clientId));
     return this.stmt(
       `SELECT at, action, client_id, target, request_id, address FROM audit${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY at DESC, seq DESC LIMIT ?`,
     ).all(...args, f.limit) as AuditRecord[];

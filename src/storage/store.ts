@@ -95,6 +95,23 @@ export interface ClientAuth {
   revokedAt: string | null;
 }
 
+/** A clients row as both backends read it for clientAuth. */
+export interface ClientAuthRow {
+  secret_hash: string;
+  old_secret_hash: string | null;
+  old_secret_valid_until: string | null;
+  scope: Scope;
+  revoked_at: string | null;
+}
+export const CLIENT_AUTH_COLUMNS = 'secret_hash, old_secret_hash, old_secret_valid_until, scope, revoked_at';
+export const clientAuthOf = (row: ClientAuthRow): ClientAuth => ({
+  secretHash: row.secret_hash,
+  oldSecretHash: row.old_secret_hash,
+  oldSecretValidUntil: row.old_secret_valid_until,
+  scope: row.scope,
+  revokedAt: row.revoked_at,
+});
+
 /** A token as the bearer check needs it. */
 export interface TokenRecord {
   version: string;

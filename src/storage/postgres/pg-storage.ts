@@ -33,7 +33,10 @@ import {
   type ClientRecord,
   type Scope,
   type TokenRecord,
+  type ClientAuthRow,
+  CLIENT_AUTH_COLUMNS,
   CLIENT_USE_RESOLUTION_MS,
+  clientAuthOf,
 } from '../store.js';
 import { PageBoundaries, type Boundary } from '../page-boundaries.js';
 import { migratePostgres } from './migrations.js';
@@ -175,20 +178,8 @@ export class PgStorage implements DirectoryStore {
 
   async clientAuth(id: string): Promise<ClientAuth | undefined> {
     if (!lookable(id)) return undefined;
-    const [row] = await this.pool.query<{ secret_hash: string; old_secret_hash: string | null; old_secret_valid_until: string | null; scope: Scope; revoked_at: string | null }>(
-      'SELECT secret_hash, old_secret_hash, old_secret_valid_until, scope, revoked_at FROM clients WHERE id = $1',
-      [id],
-      PREPARED,
-    );
-    return (
-      row && {
-        secretHash: row.secret_hash,
-        oldSecretHash: row.old_secret_hash,
-        oldSecretValidUntil: row.old_secret_valid_until,
-        scope: row.scope,
-        revokedAt: row.revoked_at,
-      }
-    );
+    const [row] = await this.pool.query<ClientAuthRow>(`SELECT ${CLIENT_AUTH_COLUMNS} FROM clients WHERE id = $1`, [id], PREPARED);
+    return row && clientAuthOf(row);
   }
 
   async noteClientUse(id: string, now: Date): Promise<void> {

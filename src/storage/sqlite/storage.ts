@@ -34,7 +34,10 @@ import {
   type ClientRecord,
   type Scope,
   type TokenRecord,
+  type ClientAuthRow,
+  CLIENT_AUTH_COLUMNS,
   CLIENT_USE_RESOLUTION_MS,
+  clientAuthOf,
 } from '../store.js';
 import {
   CHAMBER_COLUMNS,
@@ -150,18 +153,8 @@ export class Storage {
   }
 
   clientAuth(id: string): ClientAuth | undefined {
-    const row = this.stmt('SELECT secret_hash, old_secret_hash, old_secret_valid_until, scope, revoked_at FROM clients WHERE id = ?').get(id) as
-      | { secret_hash: string; old_secret_hash: string | null; old_secret_valid_until: string | null; scope: Scope; revoked_at: string | null }
-      | undefined;
-    return (
-      row && {
-        secretHash: row.secret_hash,
-        oldSecretHash: row.old_secret_hash,
-        oldSecretValidUntil: row.old_secret_valid_until,
-        scope: row.scope,
-        revokedAt: row.revoked_at,
-      }
-    );
+    const row = this.stmt(`SELECT ${CLIENT_AUTH_COLUMNS} FROM clients WHERE id = ?`).get(id) as ClientAuthRow | undefined;
+    return row && clientAuthOf(row);
   }
 
   noteClientUse(id: string, now: Date): void {

@@ -19,7 +19,7 @@ import { tokenHash } from './secrets.js';
 // grace, whichever instance did it and on either backend (decisions.md). A re-check rather
 // than PostgreSQL's LISTEN/NOTIFY: it holds for SQLite too (`chamberctl clients revoke`
 // runs in another process), needs no connection outside --pool-size, and costs one indexed
-// lookup per token in use per RECHECK_MS (bench:server, "token check"). Bounded: emptied
+// lookup per token in use per RECHECK_MS (README, "What the token check costs"). Bounded: emptied
 // when it grows past MAX_CACHED.
 export const RECHECK_MS = 500;
 const MAX_CACHED = 10_000;

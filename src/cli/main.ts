@@ -12,7 +12,16 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // started again in a worker thread by `sync pull`, to write the copy (threaded-copy.ts)
   void import('../storage/sqlite/copy-worker.js').then(({ serveCopyInWorker }) => serveCopyInWorker());
 } else {
+  let finished = false;
+  // A command whose work is still pending when nothing is left to wait on (a server whose
+  // socket and timers are all gone) would otherwise end with exit 0 and no word: it failed.
+  process.once('beforeExit', () => {
+    if (finished) return;
+    process.stderr.write('error: chamberctl stopped before its work was done (nothing was left to wait on); this is a bug\n');
+    process.exitCode = 1;
+  });
   void Promise.all([import('./program.js'), import('../core/context.js')]).then(async ([{ run }, { processContext }]) => {
     process.exitCode = await run(argv, processContext(), __CHAMBERCTL_VERSION__);
+    finished = true;
   });
 }

@@ -79,10 +79,10 @@ export async function saveServeProfile(ctx: CliContext, req: ServeProfileRequest
     clientId = old.clientId;
     clientSecret = old.clientSecret;
     if (req.credentialsWork && !(await req.credentialsWork(old.clientId, old.clientSecret))) {
-      warning = `the credentials saved in profile "${name}" (client ${old.clientId}) are not a client of this database: restart serve with --client-id ID --client-secret SECRET (registers them), or run \`chamberctl login --profile ${name}\``;
+      warning = `the credentials saved in profile "${name}" (client ${old.clientId}) are not a client of this database: restart serve with --client-id ID and its secret (CHAMBERCTL_CLIENT_SECRET or --client-secret-file) (registers them), or run \`chamberctl login --profile ${name}\``;
     }
   } else if (clientId === undefined) {
-    warning = `profile "${name}" has no credentials for this server: restart serve with --client-id ID --client-secret SECRET, or run \`chamberctl login --profile ${name}\``;
+    warning = `profile "${name}" has no credentials for this server: restart serve with --client-id ID and its secret (CHAMBERCTL_CLIENT_SECRET or --client-secret-file), or run \`chamberctl login --profile ${name}\``;
   }
 
   const madeCurrent = shouldBecomeCurrent(store, name);

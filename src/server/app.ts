@@ -35,6 +35,10 @@ async function answersWithin(check: Promise<boolean>, ms: number): Promise<boole
 export interface AppOptions extends ServerDeps {
   /** Fastify's logger (pino) options, from logging.ts's loggerOptions; no logging when absent. */
   logger?: FastifyServerOptions['logger'];
+  /** Or a logger made already (start.ts's serverLogger), which serve also uses before the app exists. */
+  loggerInstance?: FastifyServerOptions['loggerInstance'];
+  /** The node server to use (start.ts binds it before the app exists); else Fastify makes one. */
+  serverFactory?: FastifyServerOptions['serverFactory'];
   /** GET /metrics in the Prometheus text format (serve --metrics); a 404 when false. */
   metrics?: boolean;
   /** A log line per request (else only those that failed); default true. */
@@ -65,7 +69,8 @@ function parseJson(text: string): unknown {
 /** The whole interface (v1 and v2) as a Fastify app, not yet listening. */
 export function buildApp(opts: AppOptions): FastifyInstance {
   const app = Fastify({
-    logger: opts.logger ?? false,
+    ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ?? false }),
+    ...(opts.serverFactory && { serverFactory: opts.serverFactory }),
     logController: new OneLinePerRequest(opts.logRequests ?? true),
     genReqId: requestIdOf,
     // answered by the onRequest hook below, in the JSON of every other error

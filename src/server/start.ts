@@ -1,6 +1,5 @@
-import { createServer as createNetServer } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import { randomAlphanumeric } from '../storage/ids.js';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { pino, type Logger } from 'pino';
 import { isPostgresUrl, PgStorage, redactUrl } from '../storage/postgres/pg-storage.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { openStorage } from '../storage/sqlite/open-storage.js';
@@ -10,8 +9,9 @@ import type { DirectoryStore } from '../storage/store.js';
 import { reportingUnavailable, unavailableReason } from '../storage/unavailable.js';
 import { buildApp } from './app.js';
 import { loggerOptions, type LogSettings } from './logging.js';
-import { hashSecret } from './auth/secrets.js';
 import type { ServerDeps } from './deps.js';
+import { bindAddress } from './bound-address.js';
+import { generateFirstClient, registerNamedClient } from './register-client.js';
 
 export interface StartOptions {
   host: string;
@@ -34,6 +34,20 @@ export interface StartOptions {
   metrics?: boolean;
   /** Logs (pino through Fastify): JSON lines or readable text; none when absent. */
   logging?: LogSettings;
+  /** The logger made by serverLogger(logging), when the caller logs before the server starts. */
+  logger?: Logger;
+  /**
+   * Aborted by a signal during start: the start winds down at its next step (the database
+   * opened, seeded, the client registered, the app ready) and rejects with StartStopped.
+   */
+  signal?: AbortSignal;
+}
+
+/** The start was stopped by its signal (SIGTERM or SIGINT during start); nothing listens any more. */
+export class StartStopped extends Error {
+  constructor() {
+    super('stopped during start');
+  }
 }
 
 export interface RunningServer {
@@ -47,6 +61,8 @@ export interface RunningServer {
   port: number;
   /** Set when a new database got a generated client: shown once, never stored in clear. */
   generatedClient?: { clientId: string; clientSecret: string };
+  /** --client-id was given the secret it had before its last rotation, valid until then. */
+  oldSecretUntil?: string;
   seeded?: { chambers: number; members: number; events: number };
   close(): Promise<void>;
 }
@@ -60,6 +76,12 @@ const IN_FLIGHT_GRACE_MS = 10_000;
  * that grace + close stay within the 12 s in which serve exits after SIGTERM.
  */
 const STORE_CLOSE_BOUND_MS = 1_500;
+
+/** serve's logger: pino with logging.ts's options (redaction, serializers, JSON or text). */
+export async function serverLogger(settings: LogSettings): Promise<Logger> {
+  const { stream, ...options } = (await loggerOptions(settings)) as { stream: { write(line: string): unknown } };
+  return pino(options, stream as NodeJS.WritableStream);
+}
 
 /** Whether `p` settles within `ms` (its rejection counts as settled). */
 async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
@@ -108,72 +130,67 @@ function pgReason(err: unknown): string {
   return unavailableReason(err) ?? e.message ?? String(err);
 }
 
-/** A listen error as the one line `serve` prints. */
-function listenError(err: unknown, host: string, port: number): Error {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return new StartError(`port ${port} on ${host} is already in use (try --port 0 for a free one)`);
-  if (code === 'EACCES') return new StartError(`not allowed to listen on ${host}:${port}`);
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new StartError(`cannot listen on ${host}: no such local address`);
-  return err as Error;
-}
-
 /**
- * Takes the address before anything else happens: a start that cannot listen must not have
- * created, seeded or registered anything (a generated secret would never be shown). The
- * port is held until the server itself listens on it, the moment it is released.
+ * Binds the address (answering `starting` from then on), opens (and on first use seeds) the
+ * database, registers clients, then hands the address to the app. Every step up to the last
+ * is undone when a later one fails or the signal stops the start: the address is released
+ * and the store closed (what a step committed stays, each step being one transaction).
  */
-async function reserveAddress(host: string, port: number): Promise<{ port: number; release: () => Promise<void> }> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve, reject) => {
-    probe.once('error', (err) => reject(listenError(err, host, port)));
-    probe.listen({ host, port, exclusive: true }, resolve);
-  });
-  const address = probe.address();
-  return {
-    port: typeof address === 'object' && address ? address.port : port,
-    release: () => new Promise<void>((resolve) => probe.close(() => resolve())),
-  };
-}
-
-/** Takes the address, opens (and on first use seeds) the database, registers clients, and listens. */
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const now = opts.now ?? (() => new Date());
-  const reserved = await reserveAddress(opts.host, opts.port);
+  const bound = await bindAddress(opts.host, opts.port);
+  const stopped = () => {
+    if (opts.signal?.aborted) throw new StartStopped();
+  };
   let store: DirectoryStore;
   try {
+    stopped();
     store = await openStore(opts.dbPath, { poolSize: opts.poolSize, cacheMiB: opts.cacheMiB });
   } catch (err) {
-    await reserved.release();
+    await bound.close();
     throw err;
   }
+  let app: FastifyInstance | undefined;
   try {
+    stopped();
     let seeded: RunningServer['seeded'];
     if (opts.seed === 'demo' && (await store.isUnused())) {
       seeded = await store.seedDemo({ size: opts.seedSize ?? 'standard', now: now() });
     } else if (typeof opts.seed === 'object' && (await store.isUnused())) {
       seeded = await seedFromSnapshot(store, opts.seed.snapshot);
     }
+    stopped();
     let generatedClient: RunningServer['generatedClient'];
+    let oldSecretUntil: string | undefined;
     if (opts.clientId && opts.clientSecret) {
-      if ((await store.putClient(opts.clientId, await hashSecret(opts.clientSecret), now())) === 'revoked') {
-        throw new StartError(`the client "${opts.clientId}" was revoked (chamberctl clients revoke); serve does not bring it back: choose another --client-id`);
-      }
-    } else if ((await store.clientCount()) === 0) {
-      generatedClient = { clientId: `cl${randomAlphanumeric(14)}`, clientSecret: randomAlphanumeric(40) };
-      await store.putClient(generatedClient.clientId, await hashSecret(generatedClient.clientSecret), now());
+      const registered = await registerNamedClient(store, opts.clientId, opts.clientSecret, now());
+      if (registered.kind === 'old-secret') oldSecretUntil = registered.until;
+    } else {
+      generatedClient = await generateFirstClient(store, now());
     }
+    stopped();
 
     if (store instanceof SqliteStore) store.checkpointEvery(1000);
     const stats = { tokenRequests: 0 };
     let closing = false;
-    const app = buildApp({
+    let appHandler: Parameters<NonNullable<FastifyServerOptions['serverFactory']>>[0] | undefined;
+    app = buildApp({
       store,
       now,
       stats,
       publicUrl: opts.publicUrl,
       isClosing: () => closing,
       metrics: opts.metrics,
-      ...(opts.logging && { logger: await loggerOptions(opts.logging), logRequests: opts.logging.requests }),
+      ...(opts.logging && { loggerInstance: opts.logger ?? (await serverLogger(opts.logging)), logRequests: opts.logging.requests }),
+      // the address bound above is the app's server; its timeouts are what Fastify would set
+      serverFactory: (handler, fastifyOpts) => {
+        appHandler = handler;
+        const timeouts = fastifyOpts as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
+        bound.server.keepAliveTimeout = timeouts.keepAliveTimeout;
+        bound.server.requestTimeout = timeouts.requestTimeout;
+        bound.server.setTimeout(timeouts.connectionTimeout);
+        return bound.server;
+      },
     });
     // Requests still in flight when we stop get `Connection: close`, so their keep-alive
     // sockets end with the response instead of holding the process open.
@@ -181,32 +198,30 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       if (closing) reply.header('connection', 'close');
       return payload;
     });
-    try {
-      await reserved.release();
-      await app.listen({ host: opts.host, port: reserved.port });
-    } catch (err) {
-      await app.close();
-      throw listenError(err, opts.host, opts.port);
-    }
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : opts.port;
+    await app.ready();
+    stopped();
+    bound.serve(appHandler!);
+    const server = bound.server;
+    const running = app;
     let stopping: Promise<void> | undefined;
     /**
      * decisions.md: new requests get 503 and `Connection: close` (the onRequest hook), idle
-     * keep-alive sockets close at once (Fastify's forceCloseConnections: 'idle'), requests in
-     * flight get up to IN_FLIGHT_GRACE_MS, then their sockets are cut; the store closes
-     * within its own bound even when the database is gone.
+     * keep-alive sockets close at once, requests in flight get up to IN_FLIGHT_GRACE_MS, then
+     * their sockets are cut; the store closes within its own bound even when the database is
+     * gone. The server is ours (bound-address.ts), so we close it; then the app's onClose hooks.
      */
     const stop = async () => {
       closing = true;
-      const closed = app.close();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
       if (!(await settlesWithin(closed, IN_FLIGHT_GRACE_MS))) {
-        app.log.warn('requests still in flight after %d s: closing their connections', IN_FLIGHT_GRACE_MS / 1000);
-        app.server.closeAllConnections();
+        running.log.warn('requests still in flight after %d s: closing their connections', IN_FLIGHT_GRACE_MS / 1000);
+        server.closeAllConnections();
         await closed;
       }
+      await running.close();
       if (!(await settlesWithin(store.close(), STORE_CLOSE_BOUND_MS))) {
-        app.log.warn('the database connections did not close within %d s; left to the process exit', STORE_CLOSE_BOUND_MS / 1000);
+        running.log.warn('the database connections did not close within %d s; left to the process exit', STORE_CLOSE_BOUND_MS / 1000);
       }
     };
     const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
@@ -215,14 +230,16 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       store,
       ...(store instanceof SqliteStore ? { storage: store.storage } : {}),
       stats,
-      baseUrl: `http://${host}:${port}`,
-      port,
+      baseUrl: `http://${host}:${bound.port}`,
+      port: bound.port,
       generatedClient,
+      ...(oldSecretUntil && { oldSecretUntil }),
       seeded,
       close: () => (stopping ??= stop()),
     };
   } catch (err) {
-    await reserved.release();
+    await bound.close();
+    await app?.close();
     await store.close();
     throw err;
   }

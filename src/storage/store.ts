@@ -167,12 +167,6 @@ export interface DirectoryStore {
   /** Where it is, for messages: a file path, `:memory:`, or the URL without its password. */
   readonly location: string;
 
-  /**
-   * `serve --client-id`: registers a `write` client, or gives an existing one this secret
-   * (and `write`); 'revoked' (nothing changed) when the id names a revoked client. A new
-   * client is recorded in the audit trail (`client.add`).
-   */
-  putClient(id: string, secretHash: string, now: Date): Promise<'added' | 'updated' | 'revoked'>;
   /** The client's credentials and standing, for the token endpoint. */
   clientAuth(id: string): Promise<ClientAuth | undefined>;
   /** Clients not revoked. */

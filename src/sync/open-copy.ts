@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { CliContext } from '../core/context.js';
 import { CliError, ExitCode, usageError } from '../core/exit-codes.js';
-import { defaultDbPath } from '../config/paths.js';
+import { resolveDb } from '../config/paths.js';
 import { openStorage, openStore, StartError } from '../server/start.js';
 import type { CopyStore } from '../storage/copy-store.js';
 import { isPostgresUrl, type PgStorage } from '../storage/postgres/pg-storage.js';
@@ -11,7 +11,7 @@ import { ThreadedCopy } from '../storage/sqlite/threaded-copy.js';
 
 /** Whether the copy named by --db is there already (a PostgreSQL URL: taken to be). */
 export function copyExists(db: string | undefined, env: CliContext['env']): boolean {
-  const path = db ?? defaultDbPath(env);
+  const path = resolveDb(db, env);
   return isPostgresUrl(path) || (path !== ':memory:' && existsSync(path));
 }
 
@@ -27,7 +27,7 @@ export async function openCopy(
   ctx: Pick<CliContext, 'env' | 'copyWorker'>,
   opts: { threaded?: boolean; mustExist?: boolean } = {},
 ): Promise<CopyStore> {
-  const path = db ?? defaultDbPath(ctx.env);
+  const path = resolveDb(db, ctx.env);
   if (path === ':memory:') throw usageError('--db :memory: would forget the copy at once; name a file or a postgres:// URL');
   if (opts.mustExist && !isPostgresUrl(path) && !existsSync(path)) throw new CliError(`no database at ${path}`, ExitCode.NOT_FOUND);
   if (isPostgresUrl(path)) {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { defaultDbPath } from '../config/paths.js';
+import { resolveDb } from '../config/paths.js';
 import { CliError, ExitCode, usageError } from '../core/exit-codes.js';
 import { openStore, StartError } from '../server/start.js';
 import { isPostgresUrl } from '../storage/postgres/pg-storage.js';
@@ -12,7 +12,7 @@ import type { DirectoryStore } from '../storage/store.js';
  * `--db` together with its other options, before touching anything.
  */
 export function teamDbPath(db: string | undefined, env: Record<string, string | undefined>): string {
-  const path = db ?? defaultDbPath(env);
+  const path = resolveDb(db, env);
   if (path === ':memory:') throw usageError('--db :memory: holds no clients; name the database `serve` uses: a SQLite file or a postgres:// URL');
   if (!isPostgresUrl(path) && !existsSync(path)) throw new CliError(`no database at ${path}`, ExitCode.NOT_FOUND);
   return path;

@@ -49,9 +49,9 @@ describe('the token endpoint under a flood of wrong secrets', () => {
 
   it('forgets remembered credentials when the secret changes', async () => {
     expect((await tokenRequest(TEST_CLIENT_SECRET)).status).toBe(200);
-    await srv.server.store.putClient(TEST_CLIENT_ID, await hashSecret('AnotherSecret0123456789'), new Date(clock));
+    await srv.server.store.rotateClient(TEST_CLIENT_ID, await hashSecret('AnotherSecret0123456789'), new Date(clock), 0);
     expect((await tokenRequest(TEST_CLIENT_SECRET)).status).toBe(401);
     expect((await tokenRequest('AnotherSecret0123456789')).status).toBe(200);
-    await srv.server.store.putClient(TEST_CLIENT_ID, await hashSecret(TEST_CLIENT_SECRET), new Date(clock));
+    await srv.server.store.rotateClient(TEST_CLIENT_ID, await hashSecret(TEST_CLIENT_SECRET), new Date(clock), 0);
   });
 });

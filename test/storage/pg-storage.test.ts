@@ -144,9 +144,9 @@ describe('PgStorage answers exactly as the SQLite storage', () => {
 
   it('clients and tokens', async () => {
     expect(await pg.isUnused()).toBe(false); // it has chambers
-    expect(await pg.putClient('client1', 'hash-1', new Date())).toBe('added');
-    expect(await pg.putClient('client1', 'hash-2', new Date())).toBe('updated');
-    expect((await pg.clientAuth('client1'))?.secretHash).toBe('hash-2');
+    expect(await pg.addClient('client1', 'hash-1', 'write', new Date())).toMatchObject({ client_id: 'client1', scope: 'write' });
+    expect(await pg.addClient('client1', 'hash-2', 'read', new Date())).toBe('exists');
+    expect(await pg.clientAuth('client1')).toMatchObject({ secretHash: 'hash-1', scope: 'write' });
     expect(await pg.clientCount()).toBe(1);
     const hash = Buffer.alloc(32, 7);
     expect(await pg.saveToken(hash, 'client1', 'v2', 2_000_000_000_000, 'read')).toBe(true);

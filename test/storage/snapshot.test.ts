@@ -141,7 +141,7 @@ describe('snapshot on SQLite', () => {
   it('without --replace, ids already present are refused; with it, the directory is replaced and clients stay', async () => {
     const { storage, io } = sqlite();
     seedDemo(storage, { size: 'standard', now: NOW });
-    storage.putClient('cl_keep', 'hash', NOW);
+    storage.addClient('cl_keep', 'hash', 'write', NOW);
     await load(io, fixture());
     const before = await exportText(io);
     const err = await refusal(io, fixture());
@@ -155,7 +155,7 @@ describe('snapshot on SQLite', () => {
 
   it('serve --seed FILE loads only a database never used (no chambers, no clients)', async () => {
     const a = sqlite();
-    a.storage.putClient('cl_1', 'hash', NOW);
+    a.storage.addClient('cl_1', 'hash', 'write', NOW);
     expect(await load(a.io, fixture(), { replace: false, onlyIfUnused: true })).toBeUndefined();
     expect(a.storage.listChambers({ page: 1, perPage: 1 }).total).toBe(0);
     const b = sqlite();
@@ -245,7 +245,7 @@ describe('snapshot between SQLite and PostgreSQL', () => {
   it('PostgreSQL refuses a bad file by line and is left as it was', async () => {
     const { pg, io } = await postgres();
     await load(io, fixture());
-    await pg.putClient('cl_keep', 'hash', NOW);
+    await pg.addClient('cl_keep', 'hash', 'write', NOW);
     const before = await exportText(io);
     const cases: [string[], RegExp, boolean][] = [
       [FIXTURE, /^line 2: chamber ch_A1: that id is already in the database/, false],

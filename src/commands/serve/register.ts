@@ -45,7 +45,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .description('Run the Chamber Directory Service locally (v1 and v2) for offline work')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 8080)
-    .option('--db <path>', 'SQLite database file, :memory: for a throwaway one, or postgres://… for a shared one (default: in the user data directory)')
+    .option('--db <path>', 'SQLite database file, :memory: for a throwaway one, or postgres://… for a shared one (default: $CHAMBERCTL_DB, else in the user data directory)')
     .option('--pool-size <n>', 'connections to PostgreSQL per instance, every one it opens (default 10)', parsePoolSize)
     .option('--cache-size <MiB>', "SQLite's page cache and memory map, each at most this size (default: 64 MiB cache, 1 GiB map)", parseCacheSize)
     .option('--public-url <url>', 'the URL clients use (e.g. behind a load balancer), named in the OAuth metadata and OpenAPI documents', parsePublicUrl)
@@ -55,8 +55,9 @@ export function registerServe(program: Command, ctx: CliContext): void {
         .choices(['standard', 'large'])
         .default('standard'),
     )
-    .option('--client-id <id>', 'register (or update) this API client')
-    .option('--client-secret <secret>', 'secret of --client-id')
+    .option('--client-id <id>', 'this API client: registered (scope write) if new, else its secret must be the one it has')
+    .option('--client-secret-file <file>', 'read the secret of --client-id from the first line of this file (or set CHAMBERCTL_CLIENT_SECRET)')
+    .option('--client-secret <secret>', 'the secret of --client-id on the command line, where `ps` shows it: prefer the two above')
     .option('--metrics', 'serve GET /metrics in the Prometheus text format (request durations, pool, token failures)')
     .option('--quiet', 'log failures only, not a line per request')
     .addOption(
@@ -72,15 +73,12 @@ export function registerServe(program: Command, ctx: CliContext): void {
 Examples:
   $ chamberctl serve                          # http://127.0.0.1:8080, demo data
   $ chamberctl serve --port 0 --db :memory:   # throwaway server on a free port
-  $ chamberctl serve --db ./dir.db --seed none --client-id ci --client-secret "$SECRET"
+  $ CHAMBERCTL_CLIENT_SECRET="$SECRET" chamberctl serve --db ./dir.db --seed none --client-id ci
   $ chamberctl serve --db ~/copy.db --port 8181 --profile offline   # a second server, with a profile of its own
   $ chamberctl serve --db ./copy.db --seed directory.snapshot   # a new database loaded from a snapshot
-  $ chamberctl serve --host 0.0.0.0 --db postgres://chamber@db.internal/directory --client-id app --client-secret "$SECRET"`,
+  $ CHAMBERCTL_DB=postgres://chamber@db.internal/directory PGPASSWORD=… chamberctl serve --host 0.0.0.0 --client-id app --client-secret-file /run/secrets/app`,
     )
     .action(async (opts: ServeOptions, cmd: Command) => {
-      if (Boolean(opts.clientId) !== Boolean(opts.clientSecret)) {
-        throw usageError('--client-id and --client-secret go together');
-      }
       const { runServe } = await import('./serve.js');
       await runServe(opts, ctx, cmd.optsWithGlobals());
     });

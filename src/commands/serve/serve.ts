@@ -1,8 +1,9 @@
 import type { CliContext } from '../../core/context.js';
-import { CliError, ExitCode } from '../../core/exit-codes.js';
-import { startServer, StartError } from '../../server/start.js';
+import { CliError, ExitCode, usageError } from '../../core/exit-codes.js';
+import { readFile } from 'node:fs/promises';
+import { serverLogger, startServer, StartError, StartStopped, type RunningServer } from '../../server/start.js';
 import { SnapshotError } from '../../snapshot/format.js';
-import { defaultDbPath } from '../../config/paths.js';
+import { resolveDb } from '../../config/paths.js';
 import { parseClientId } from '../../team/client-id.js';
 
 export interface ServeOptions {
@@ -14,6 +15,7 @@ export interface ServeOptions {
   seedSize: 'standard' | 'large';
   clientId?: string;
   clientSecret?: string;
+  clientSecretFile?: string;
   quiet?: boolean;
   metrics?: boolean;
   /** json or text; default text on a terminal, json otherwise. */
@@ -30,11 +32,66 @@ function clientBaseUrl(baseUrl: string, host: string): string {
   return baseUrl;
 }
 
+/**
+ * The secret of --client-id, from wherever it was given: --client-secret-file (its first
+ * line), CHAMBERCTL_CLIENT_SECRET, or --client-secret (visible to every user of the host in
+ * `ps`). Usage errors (exit 2) for a secret without an id and an id without a secret.
+ */
+async function clientSecretOf(opts: ServeOptions, env: CliContext['env']): Promise<string | undefined> {
+  if (opts.clientSecret !== undefined && opts.clientSecretFile !== undefined) throw usageError('--client-secret and --client-secret-file: give one of them');
+  let secret = opts.clientSecret;
+  if (opts.clientSecretFile !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(opts.clientSecretFile, 'utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw usageError(`cannot read --client-secret-file ${opts.clientSecretFile}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code}`);
+    }
+    secret = text.split(/\r?\n/)[0]!;
+    if (secret === '') throw usageError(`--client-secret-file ${opts.clientSecretFile} is empty; its first line is the secret`);
+  }
+  if (secret === undefined && opts.clientId !== undefined) secret = env.CHAMBERCTL_CLIENT_SECRET || undefined;
+  if (secret !== undefined && opts.clientId === undefined) throw usageError('--client-secret and --client-secret-file need --client-id');
+  if (opts.clientId !== undefined && secret === undefined) {
+    throw usageError('--client-id needs its secret: CHAMBERCTL_CLIENT_SECRET, --client-secret-file FILE, or --client-secret');
+  }
+  return secret;
+}
+
 export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { json?: boolean; profile?: string } = {}): Promise<void> {
-  const dbPath = opts.db ?? defaultDbPath(ctx.env);
+  const dbPath = resolveDb(opts.db, ctx.env);
   // the rule of `chamberctl clients`, so that every client can be rotated and revoked there
   if (opts.clientId !== undefined) parseClientId(opts.clientId, '--client-id');
-  let server;
+  const clientSecret = await clientSecretOf(opts, ctx.env);
+  const logging = {
+    destination: ctx.stderr,
+    format: opts.logFormat ?? (ctx.stderr.isTTY ? 'text' : 'json'),
+    requests: !opts.quiet,
+    colour: ctx.stderr.isTTY === true && ctx.env.NO_COLOR === undefined,
+  } as const;
+  const log = await serverLogger(logging);
+
+  // Signals are handled from the first moment. During start, the first one stops the start
+  // at its next step (each step is one transaction, so the database is left as if the start
+  // had not happened or had finished it); START_STOP_BOUND_MS later the process exits anyway,
+  // as a step that hangs (a silent database) must not keep it.
+  const startStop = new AbortController();
+  let onSignal = (signal: NodeJS.Signals) => {
+    if (startStop.signal.aborted) {
+      log.warn('%s again: stopping now', signal);
+      process.exit(130);
+    }
+    log.info('%s during start: stopping', signal);
+    startStop.abort();
+    setTimeout(() => {
+      log.warn('the start did not stop within %d s: exiting', START_STOP_BOUND_MS / 1000);
+      process.exit(0);
+    }, START_STOP_BOUND_MS).unref();
+  };
+  const off = ctx.onSignal((signal) => onSignal(signal));
+
+  let server: RunningServer;
   try {
     server = await startServer({
       host: opts.host,
@@ -46,32 +103,33 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
       seed: opts.seed === 'demo' || opts.seed === 'none' ? opts.seed : { snapshot: opts.seed },
       seedSize: opts.seedSize,
       clientId: opts.clientId,
-      clientSecret: opts.clientSecret,
+      clientSecret,
       now: ctx.now,
       metrics: opts.metrics,
-      logging: {
-        destination: ctx.stderr,
-        format: opts.logFormat ?? (ctx.stderr.isTTY ? 'text' : 'json'),
-        requests: !opts.quiet,
-        colour: ctx.stderr.isTTY === true && ctx.env.NO_COLOR === undefined,
-      },
+      logging,
+      logger: log,
+      signal: startStop.signal,
     });
   } catch (e) {
+    off();
+    if (e instanceof StartStopped) {
+      log.info('stopped');
+      return;
+    }
     if (e instanceof StartError) throw new CliError(e.message, ExitCode.FAILURE);
     if (e instanceof SnapshotError) throw new CliError(`cannot seed from ${opts.seed}: ${e.message}; the database was left empty`, ExitCode.REJECTED);
     throw e;
   }
+  if (server.oldSecretUntil) {
+    log.warn(`--client-id ${opts.clientId} was given its secret from before the last rotation, which stops working at ${server.oldSecretUntil}`);
+  }
 
-  // From here on, what serve has to say goes to its log (JSON lines for a log shipper, or
-  // readable text on a terminal), never as a second format on the same stream.
-  const log = server.app.log;
-
-  // Ctrl-C and SIGTERM are handled from before the first line is printed: a supervisor
-  // that stops the server as soon as it reads the URL gets a clean stop, not a kill.
+  // From here on a signal stops the running server: a supervisor that stops it as soon as
+  // it reads the URL gets a clean stop, not a kill.
   let profileSaved: Promise<void> = Promise.resolve();
   const stopped = new Promise<void>((resolve) => {
     let stopping = false;
-    const off = ctx.onSignal((signal) => {
+    onSignal = (signal) => {
       if (stopping) {
         log.warn('%s again: stopping now, without waiting for requests in flight', signal);
         process.exit(130); // a second Ctrl-C does not wait
@@ -91,7 +149,7 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
           resolve();
         },
       );
-    });
+    };
   });
 
   const base = server.baseUrl;
@@ -127,7 +185,7 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
     try {
       const { saveServeProfile, LOCAL_PROFILE } = await import('../../config/local-profile.js');
       const { verifySecret } = await import('../../server/auth/secrets.js');
-      const known = generated ?? (opts.clientId ? { clientId: opts.clientId, clientSecret: opts.clientSecret } : {});
+      const known = generated ?? (opts.clientId ? { clientId: opts.clientId, clientSecret } : {});
       const saved = await saveServeProfile(ctx, {
         name: globals.profile ?? LOCAL_PROFILE,
         baseUrl: clientBaseUrl(base, opts.host),
@@ -159,3 +217,5 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
 
 /** serve exits within 12 s of SIGTERM (decisions.md): 10 s for requests in flight, 1.5 s for the pool, this. */
 const EXIT_AFTER_STOP_MS = 300;
+/** A signal during start: the start stops at its next step, or the process exits this long after. */
+const START_STOP_BOUND_MS = 10_000;

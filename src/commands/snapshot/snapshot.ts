@@ -7,13 +7,13 @@ import { SnapshotError, type SnapshotCounts } from '../../snapshot/format.js';
 import { exportSnapshotTo, exportSnapshotToFile, importSnapshotFile } from '../../snapshot/files.js';
 import { isPostgresUrl } from '../../storage/postgres/pg-storage.js';
 import type { DirectoryStore } from '../../storage/store.js';
-import { defaultDbPath } from '../../config/paths.js';
+import { resolveDb } from '../../config/paths.js';
 import { canPrompt } from '../shared/ask.js';
 
 const summary = (c: SnapshotCounts) => `${c.chambers} chambers, ${c.members} members, ${c.events} events`;
 
 export async function runSnapshotExport(file: string | undefined, opts: { db?: string }, ctx: CliContext): Promise<void> {
-  const dbPath = opts.db ?? defaultDbPath(ctx.env);
+  const dbPath = resolveDb(opts.db, ctx.env);
   // Exporting must not create an empty database where there was none.
   if (!isPostgresUrl(dbPath) && dbPath !== ':memory:' && !existsSync(dbPath)) throw new CliError(`no database at ${dbPath}`, ExitCode.NOT_FOUND);
   await withStore(dbPath, async (store) => {
@@ -34,7 +34,7 @@ export async function runSnapshotImport(
   ctx: CliContext,
   globals: { json?: boolean },
 ): Promise<void> {
-  const dbPath = opts.db ?? defaultDbPath(ctx.env);
+  const dbPath = resolveDb(opts.db, ctx.env);
   if (file !== '-' && !existsSync(file)) throw new CliError(`cannot read ${file}: no such file`, ExitCode.FAILURE);
   await withStore(dbPath, async (store) => {
     if (opts.replace && !opts.yes) await confirmDiscardingChanges(store, ctx);

@@ -19,7 +19,7 @@ export function registerSync(program: Command, ctx: CliContext): void {
       ]),
     );
   const dbOption = '--db <path>';
-  const dbHelp = 'the local copy: a SQLite file (default: the database `serve` uses)';
+  const dbHelp = 'the local copy: a SQLite file or postgres://… (default: $CHAMBERCTL_DB, else the database `serve` uses)';
   const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions & SyncOptions>();
 
   sync

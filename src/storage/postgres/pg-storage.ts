@@ -157,25 +157,6 @@ export class PgStorage implements DirectoryStore {
 
   // ------------------------------------------------------------------ clients and tokens
 
-  async putClient(id: string, secretHash: string, now: Date): Promise<'added' | 'updated' | 'revoked'> {
-    return this.pool.transaction(async (tx) => {
-      const [row] = await tx.query<{ revoked_at: string | null }>('SELECT revoked_at FROM clients WHERE id = $1 FOR UPDATE', [id]);
-      if (row?.revoked_at) return 'revoked';
-      if (row) {
-        await tx.execute(`UPDATE clients SET secret_hash = $1, scope = 'write', old_secret_hash = NULL, old_secret_valid_until = NULL WHERE id = $2`, [secretHash, id]);
-        return 'updated';
-      }
-      // instances that start together with the same --client-id: the first adds it
-      const added = await tx.execute(`INSERT INTO clients (id, secret_hash, created_at, scope) VALUES ($1, $2, $3, 'write') ON CONFLICT (id) DO NOTHING`, [id, secretHash, now.toISOString()]);
-      if (added !== 1) {
-        await tx.execute(`UPDATE clients SET secret_hash = $1 WHERE id = $2 AND revoked_at IS NULL`, [secretHash, id]);
-        return 'updated';
-      }
-      await auditClientChange(tx, now, 'client.add', id);
-      return 'added';
-    });
-  }
-
   async clientAuth(id: string): Promise<ClientAuth | undefined> {
     if (!lookable(id)) return undefined;
     const [row] = await this.pool.query<ClientAuthRow>(`SELECT ${CLIENT_AUTH_COLUMNS} FROM clients WHERE id = $1`, [id], PREPARED);

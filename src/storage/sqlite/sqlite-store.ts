@@ -26,9 +26,6 @@ export class SqliteStore implements DirectoryStore {
     this.storage.checkpointEvery(ms);
   }
 
-  async putClient(id: string, secretHash: string, now: Date) {
-    return this.storage.putClient(id, secretHash, now);
-  }
   async clientAuth(id: string) {
     return this.storage.clientAuth(id);
   }

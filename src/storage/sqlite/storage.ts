@@ -138,20 +138,6 @@ export class Storage {
 
   // ------------------------------------------------------------------ clients and tokens
 
-  putClient(id: string, secretHash: string, now: Date): 'added' | 'updated' | 'revoked' {
-    return this.transaction(() => {
-      const row = this.stmt('SELECT revoked_at FROM clients WHERE id = ?').get(id) as { revoked_at: string | null } | undefined;
-      if (row?.revoked_at) return 'revoked';
-      if (row) {
-        this.stmt(`UPDATE clients SET secret_hash = ?, scope = 'write', old_secret_hash = NULL, old_secret_valid_until = NULL WHERE id = ?`).run(secretHash, id);
-        return 'updated';
-      }
-      this.stmt(`INSERT INTO clients (id, secret_hash, created_at, scope) VALUES (?, ?, ?, 'write')`).run(id, secretHash, now.toISOString());
-      this.audit(now, 'client.add', null, id);
-      return 'added';
-    }, 'immediate');
-  }
-
   clientAuth(id: string): ClientAuth | undefined {
     const row = this.stmt(`SELECT ${CLIENT_AUTH_COLUMNS} FROM clients WHERE id = ?`).get(id) as ClientAuthRow | undefined;
     return row && clientAuthOf(row);

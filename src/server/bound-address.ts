@@ -1,0 +1,70 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { StartError } from '../storage/start-error.js';
+import { requestIdOf } from './logging.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** The body of every answer but `GET /livez` while the server starts (contract/errors.ts, StartingBody). */
+export const STARTING_BODY = JSON.stringify({ error: 'starting', error_description: 'the server is starting; try again in a moment' });
+
+/**
+ * The server's address, bound before anything else happens: a start that cannot listen has
+ * created, seeded and registered nothing. From that moment every connection is answered:
+ * while the database is opened, migrated and seeded, `GET /livez` is 200 and everything else
+ * is a 503 `starting` with Retry-After; then `serve(handler)` hands every request (those on
+ * connections already open included) to the app. This one node server is the app's own
+ * (Fastify's serverFactory), so the port is never released and taken again: no connection
+ * is ever held unanswered or refused in between.
+ */
+export interface BoundAddress {
+  server: Server;
+  port: number;
+  /** From now on, requests go to `handler` (the app, once ready). */
+  serve(handler: Handler): void;
+  /** Stops listening and ends every connection (a start that failed or was stopped). */
+  close(): Promise<void>;
+}
+
+export async function bindAddress(host: string, port: number): Promise<BoundAddress> {
+  let current: Handler = answerStarting;
+  // requireHostHeader: the app answers a request without Host in JSON itself (app.ts)
+  const server = createServer({ requireHostHeader: false }, (req, res) => current(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err) => reject(listenError(err, host, port)));
+    server.listen({ host, port, exclusive: true }, () => resolve());
+  });
+  const address = server.address();
+  return {
+    server,
+    port: typeof address === 'object' && address ? address.port : port,
+    serve: (handler) => (current = handler),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function answerStarting(req: IncomingMessage, res: ServerResponse): void {
+  const path = (req.url ?? '').split('?')[0];
+  const live = path === '/livez' && (req.method === 'GET' || req.method === 'HEAD');
+  const body = live ? JSON.stringify({ status: 'ok' }) : STARTING_BODY;
+  res.writeHead(live ? 200 : 503, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    'x-request-id': requestIdOf(req),
+    ...(!live && { 'retry-after': '1' }),
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** A listen error as the one line `serve` prints. */
+export function listenError(err: unknown, host: string, port: number): Error {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return new StartError(`port ${port} on ${host} is already in use (try --port 0 for a free one)`);
+  if (code === 'EACCES') return new StartError(`not allowed to listen on ${host}:${port}`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new StartError(`cannot listen on ${host}: no such local address`);
+  return err as Error;
+}

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import pgpass from 'pgpass';
 import type { PoolStats } from '../store.js';
 
 /**
@@ -237,6 +238,10 @@ export class PgPool implements Queryable {
     class CountedClient extends pg.Client {
       constructor(config: pg.ClientConfig) {
         super({ ...config, connectionTimeoutMillis: ACQUIRE_TIMEOUT_MS });
+        // No password in the URL nor in PGPASSWORD (node-postgres reads that one itself): the
+        // password file, as libpq reads it. node-postgres would read it too, but with a
+        // deprecation warning on stderr; this is the way it recommends instead.
+        if (this.password === null) this.password = passwordFromFile as unknown as string;
         sockets.add(this);
         this.once('end', () => sockets.delete(this));
       }
@@ -351,4 +356,9 @@ export async function insertRows<R = Record<string, unknown>>(sql: Queryable, ta
   const values: unknown[] = [];
   const tuples = rows.map((row) => `(${columns.map((c) => (values.push(row[c]), `$${values.length}`)).join(', ')})`);
   return sql.query<R>(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}${tail ? ` ${tail}` : ''}`, values);
+}
+
+/** The password of ~/.pgpass (or PGPASSFILE) for a connection, when the file has one; else none. */
+function passwordFromFile(params: { host?: string; port?: number; database?: string; user?: string }): Promise<string | undefined> {
+  return new Promise((resolve) => pgpass(params, resolve));
 }

@@ -13,7 +13,7 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
   2    usage error: unknown command or option, a missing required option, a value
        outside its set or form (--type bogus, --page abc, a date that is not ISO 8601),
        --page with --all, a v2-only feature on a profile pinned to v1, a 400 about a
-       query parameter
+       query parameter, a --db URL of another scheme than postgres://
   3    authentication failed or no credentials: no profile yet (chamberctl login), a
        refused client secret, a token without the scope the call needs (401, 403)
   4    not found (404): chambers get ch_nope, members list ch_nope; an unknown
@@ -35,8 +35,12 @@ or 409, 3 for a 401 that a new token did not cure, 1 for a 5xx.
   CHAMBERCTL_CONFIG_DIR     directory of config.json (profiles, secrets, cached tokens)
                             instead of the platform's config directory
   CHAMBERCTL_DATA_DIR       directory of serve's default database
+  CHAMBERCTL_DB             the database of every command with --db, unless --db
+                            is given (a SQLite file or a postgres:// URL)
   CHAMBERCTL_CLIENT_ID      client id for chamberctl login
-  CHAMBERCTL_CLIENT_SECRET  client secret for chamberctl login
+  CHAMBERCTL_CLIENT_SECRET  client secret for chamberctl login, and of serve --client-id
+  PGPASSWORD, PGPASSFILE    the PostgreSQL password when the URL has none, as libpq
+                            reads them (PGPASSFILE: default ~/.pgpass, mode 0600)
   CHAMBERCTL_CACHE_DIR      directory of the start-up code cache
   CHAMBERCTL_NO_CODE_CACHE  1: run without the code cache
   NO_COLOR                  any non-empty value turns colour off (as --no-color)

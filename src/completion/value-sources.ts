@@ -52,6 +52,7 @@ export const OPTION_RULES: readonly OptionRule[] = [
   { command: 'chambers get', flag: '--include', source: commaList(CHAMBER_INCLUDES) },
   { command: 'members import', flag: '--report', source: files },
   { command: 'serve', flag: '--db', source: files },
+  { command: 'serve', flag: '--client-secret-file', source: files },
   ...['sync pull', 'sync status', 'sync push', 'sync discard'].map((command) => ({ command, flag: '--db', source: files })),
   { command: 'sync pull', flag: '--from', source: profiles },
   { command: 'sync push', flag: '--to', source: profiles },

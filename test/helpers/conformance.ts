@@ -8,7 +8,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
-import { openApiDocument } from '../../src/server/openapi/document.js';
+import { openApiDocument, type DocumentOptions } from '../../src/server/openapi/document.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -46,6 +46,11 @@ const malformedPath = (path: string) => path.split('/').some((segment) => {
 
 const VERSIONS = ['v1', 'v2'] as const;
 
+/** The documents this source generates for a server at `baseUrl` (with `--metrics` or not). */
+export function generatedDocuments(baseUrl: string, opts: DocumentOptions = {}): Documents {
+  return { v1: openApiDocument('v1', baseUrl, opts), v2: openApiDocument('v2', baseUrl, opts) };
+}
+
 /** Checks answers against the documents of one server (its base URL names them). */
 export class Conformance {
   readonly problems: string[] = [];
@@ -54,10 +59,13 @@ export class Conformance {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   private readonly compiled = new Map<string, ValidateFunction>();
 
-  /** `docs`: the documents the server published; by default those this source generates. */
+  /**
+   * `docs`: the documents the server published; by default those this source generates for
+   * a server without `--metrics` (`generatedDocuments` for one with it).
+   */
   constructor(baseUrl: string, docs?: Documents) {
     addFormats(this.ajv);
-    this.docs = docs ?? Object.fromEntries(VERSIONS.map((v) => [v, openApiDocument(v, baseUrl)]));
+    this.docs = docs ?? generatedDocuments(baseUrl);
     for (const v of VERSIONS) this.ajv.addSchema({ $id: `https://openapi.test/${v}`, components: this.docs[v]!.components }, undefined, undefined, false);
   }
 

@@ -178,7 +178,7 @@ export interface paths {
         };
         /**
          * Metrics in the Prometheus text format
-         * @description Only when the server runs with `serve --metrics` (else 404). Request durations (`http_request_duration_seconds` by method, route and status code), the database pool's open, idle and waiting connections, token failures by reason, and the process's own metrics. Unauthenticated: keep it on the operators' network.
+         * @description Served, and in this document, only when the server runs with `serve --metrics`. Request durations (`http_request_duration_seconds` by method, route and status code), the database pool's open, idle and waiting connections, token failures by reason, and the process's own metrics. Unauthenticated: keep it on the operators' network.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -1219,15 +1219,6 @@ export interface operations {
                 };
                 content: {
                     "text/plain; version=0.0.4; charset=utf-8": string;
-                };
-            };
-            /** @description The server runs without `--metrics`. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

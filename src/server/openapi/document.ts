@@ -336,7 +336,7 @@ function livePath(baseUrl: string): Json {
   };
 }
 
-/** GET /metrics, beside /healthz: only with `serve --metrics`. */
+/** GET /metrics, beside /healthz: only in the documents of a `serve --metrics`. */
 function metricsPath(baseUrl: string): Json {
   return {
     servers: [{ url: baseUrl, description: 'The server itself, outside the versions' }],
@@ -345,12 +345,11 @@ function metricsPath(baseUrl: string): Json {
       tags: ['Operations'],
       summary: 'Metrics in the Prometheus text format',
       description:
-        'Only when the server runs with `serve --metrics` (else 404). Request durations (`http_request_duration_seconds` by method, route and status code), ' +
+        'Served, and in this document, only when the server runs with `serve --metrics`. Request durations (`http_request_duration_seconds` by method, route and status code), ' +
         "the database pool's open, idle and waiting connections, token failures by reason, and the process's own metrics. Unauthenticated: keep it on the operators' network.",
       security: [],
       responses: {
         200: { description: 'The metrics.', content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } } },
-        404: { description: 'The server runs without `--metrics`.', content: json(ref('Error')) },
       },
     },
   };
@@ -383,9 +382,20 @@ function used(all: Record<string, Json>, kind: string, from: unknown): Record<st
   return Object.fromEntries([...keep].sort().map((name) => [name, all[name]!]));
 }
 
-function build(version: ApiVersion, baseUrl: string): Json {
+/** What a server instance serves beyond the interface: its document lists only that. */
+export interface DocumentOptions {
+  /** `serve --metrics`: GET /metrics is served, so documented. */
+  metrics?: boolean;
+}
+
+function build(version: ApiVersion, baseUrl: string, opts: DocumentOptions): Json {
   const v2 = version === 'v2';
-  const allPaths = { ...paths(version), '/healthz': healthPath(baseUrl), '/livez': livePath(baseUrl), '/metrics': metricsPath(baseUrl) };
+  const allPaths = {
+    ...paths(version),
+    '/healthz': healthPath(baseUrl),
+    '/livez': livePath(baseUrl),
+    ...(opts.metrics ? { '/metrics': metricsPath(baseUrl) } : {}),
+  };
   const responses = used(RESPONSES, 'responses', allPaths);
   const headers = used(HEADERS, 'headers', [allPaths, responses]);
   const schemas = used(
@@ -428,12 +438,15 @@ function build(version: ApiVersion, baseUrl: string): Json {
 
 const documents = new Map<string, Json>();
 
-/** The document of `version` for a server reached at `baseUrl` (built once, then kept). */
-export function openApiDocument(version: ApiVersion, baseUrl: string): Json {
-  const key = `${version} ${baseUrl}`;
+/**
+ * The document of `version` for a server reached at `baseUrl` that serves what `opts` says
+ * (built once, then kept).
+ */
+export function openApiDocument(version: ApiVersion, baseUrl: string, opts: DocumentOptions = {}): Json {
+  const key = `${version} ${baseUrl} ${opts.metrics ? 'metrics' : ''}`;
   let doc = documents.get(key);
   if (!doc) {
-    doc = build(version, baseUrl);
+    doc = build(version, baseUrl, opts);
     if (documents.size > 16) documents.clear();
     documents.set(key, doc);
   }

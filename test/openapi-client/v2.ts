@@ -634,10 +634,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the POST safe to repeat: the same key from the same client with the same body, within 24 hours, gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is a 422 naming the header.
-                 * @example import-2026-03-01-row-17
-                 */
+                /** @description Makes the POST safe to repeat: the same key from the same client with the same body, within 24 hours, gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is a 422 naming the header. Choose a key per request you mean, such as `import-2026-03-01-row-17` for row 17 of an import: a new request needs a new key. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -912,10 +909,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the POST safe to repeat: the same key from the same client with the same body, within 24 hours, gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is a 422 naming the header.
-                 * @example import-2026-03-01-row-17
-                 */
+                /** @description Makes the POST safe to repeat: the same key from the same client with the same body, within 24 hours, gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is a 422 naming the header. Choose a key per request you mean, such as `import-2026-03-01-row-17` for row 17 of an import: a new request needs a new key. */
                 "Idempotency-Key"?: string;
             };
             path: {

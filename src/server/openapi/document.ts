@@ -138,9 +138,10 @@ const idempotencyKey = {
   in: 'header',
   required: false,
   description:
-    'Makes the POST safe to repeat: the same key from the same client with the same body, within 24 hours, gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is a 422 naming the header.',
+    'Makes the POST safe to repeat: the same key from the same client with the same body, within 24 hours, gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is a 422 naming the header. ' +
+    'Choose a key per request you mean, such as `import-2026-03-01-row-17` for row 17 of an import: a new request needs a new key.',
+  // no `example`: Swagger UI's "Try it out" would send that one key with every body
   schema: toJsonSchema(IdempotencyKey, 'input'),
-  example: 'import-2026-03-01-row-17',
 };
 
 const created = (what: string, schema: string) => ({

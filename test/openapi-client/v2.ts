@@ -320,6 +320,7 @@ export interface components {
             id: string;
             chamber_id: string;
             name: string;
+            /** Format: email */
             email: string;
             phone: string | null;
             /** @enum {string} */

@@ -92,6 +92,31 @@ describe('the OpenAPI documents', () => {
     }
   });
 
+  it.each(['v1', 'v2'])('%s: every e-mail address and country, sent or returned, has its format or pattern', (v) => {
+    // every schema object with properties, wherever it is (components, parameters, bodies)
+    const found: string[] = [];
+    const walk = (x: unknown, at: string): void => {
+      if (Array.isArray(x)) return x.forEach((y, i) => walk(y, `${at}/${i}`));
+      if (!x || typeof x !== 'object') return;
+      const props = (x as Json).properties;
+      if (props && typeof props === 'object') {
+        for (const [name, schema] of Object.entries<Json>(props)) {
+          const text = JSON.stringify(schema);
+          if (name === 'email') found.push(`${at} email ${/"format":"email"/.test(text)}`);
+          if (name === 'country') found.push(`${at} country ${/"pattern":"\^\[A-Z(a-z)?\]\{2\}\$"/.test(text)}`);
+        }
+      }
+      for (const [k, y] of Object.entries(x)) walk(y, `${at}/${k}`);
+    };
+    walk(docs[v], '#');
+    expect(found.filter((f) => f.endsWith('false'))).toEqual([]);
+    expect(found.map((f) => f.split(' ')[0]).sort()).toEqual(
+      v === 'v1'
+        ? ['#/components/schemas/Address', '#/components/schemas/Member']
+        : ['#/components/schemas/Address', '#/components/schemas/ChamberCreate/properties/address', '#/components/schemas/Member', '#/components/schemas/MemberCreate'],
+    );
+  });
+
   it("v1's chamber has no include fields; v2's get embeds at most 100 of each", () => {
     expect(Object.keys(docs.v1!.components.schemas.Chamber.properties)).not.toContain('members');
     expect(docs.v1!.components.schemas.Event).toBeUndefined();
@@ -239,13 +264,20 @@ describe('the conformance check of the tests (test/helpers/conformance.ts)', () 
     expect(c.check(exchange({ status: 404, body: '{"error":"x"}' }))).toMatch(/status 404 is not declared for listChambers/);
     expect(c.check(exchange({ method: 'POST', status: 201, body: '{}' }))).toMatch(/Location header is missing/);
     expect(c.check(exchange({ url: '/v1/chambers', status: 400, body: '{"error":"x","fields":{"page":["no"]}}' }))).toMatch(/additional properties/);
+    // a returned record holds what the server guarantees: an e-mail address, an upper-case country
+    const m = { id: 'mb_1', chamber_id: 'ch_1', name: 'A', email: 'a@example.org', phone: null, membership_type: 'standard', status: 'active', joined_at: '2026-03-01T10:00:00.000Z' };
+    const members = (over: Json) => exchange({ url: '/v2/chambers/ch_1/members', body: JSON.stringify({ data: [{ ...m, ...over }], meta: { current_page: 1, total: 1, per_page: 20 } }) });
+    expect(c.check(members({}))).toBeUndefined();
+    expect(c.check(members({ email: 'not-an-address' }))).toMatch(/email must match format "email"/);
+    const ch = { id: 'ch_1', name: 'A', type: 'hq', hq_id: null, status: 'active', address: { street: 's', city: 'c', postal_code: null, country: 'de' }, created_at: '2026-03-01T10:00:00.000Z' };
+    expect(c.check(exchange({ body: JSON.stringify({ data: [ch], meta: { current_page: 1, total: 1, per_page: 20 } }) }))).toMatch(/country must match pattern/);
     // the issue's two answers that did not conform: a malformed Idempotency-Key
     const badKey = { method: 'POST', status: 400, body: '{"error":"x","fields":{"Idempotency-Key":["must be 1 to 255 visible ASCII characters"]}}' };
     expect(c.check(exchange(badKey))).toBeUndefined();
     // an unknown path is no operation, but its error is still the Error body
     expect(c.check(exchange({ url: '/v2/nope', status: 404, body: '{"error":"no such path"}' }))).toBeUndefined();
     expect(c.check(exchange({ url: '/v2/nope', status: 404, headers: { 'content-type': 'text/plain' }, body: 'no' }))).toMatch(/without a JSON body/);
-    expect(c.problems).toHaveLength(5);
+    expect(c.problems).toHaveLength(7);
   });
 
   it('has checked every answer this file received so far', () => {

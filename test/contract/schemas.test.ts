@@ -95,7 +95,13 @@ describe('query parameters', () => {
     ['101', 100],
     ['00100', 100],
     ['99999999999999999999999999', 100],
+    ['9007199254740992', 100],
   ])('per_page %s → %d (clamped)', (raw, n) => expect(PerPageParam.parse(raw)).toBe(n));
+
+  it.each(['0', '00', '-1', '1.0', '1e2', '', ' 1', 'x'])('per_page %j is rejected: must be a positive integer', (raw) => {
+    const r = parseQuery(ChambersQueryV2, { per_page: raw }, { strictFilters: true });
+    expect(r.ok ? {} : r.fields).toEqual({ per_page: ['must be a positive integer'] });
+  });
 
   it('include accepts a comma list with spaces and repeats', () => {
     expect(IncludeParam.parse('members, events,members')).toEqual(['members', 'events']);

@@ -556,7 +556,7 @@ export interface operations {
             query?: {
                 /** @description The page (1 is the first). A page past the last returns `data: []` with the true `meta.total`. */
                 page?: number;
-                /** @description Items per page, default 20. A value above 100 is clamped to 100, however large; `meta.per_page` reports the value in effect. */
+                /** @description Items per page, 1 to 100, default 20. A value above 100 is clamped to 100, however large; `meta.per_page` reports the value in effect. */
                 per_page?: number;
                 /** @description Only chambers of this type. */
                 "filter[type]"?: "hq" | "subsidiary";
@@ -833,7 +833,7 @@ export interface operations {
             query?: {
                 /** @description The page (1 is the first). A page past the last returns `data: []` with the true `meta.total`. */
                 page?: number;
-                /** @description Items per page, default 20. A value above 100 is clamped to 100, however large; `meta.per_page` reports the value in effect. */
+                /** @description Items per page, 1 to 100, default 20. A value above 100 is clamped to 100, however large; `meta.per_page` reports the value in effect. */
                 per_page?: number;
                 /** @description Only items in this status. */
                 "filter[status]"?: "active" | "inactive" | "pending";
@@ -1056,7 +1056,7 @@ export interface operations {
             query?: {
                 /** @description The page (1 is the first). A page past the last returns `data: []` with the true `meta.total`. */
                 page?: number;
-                /** @description Items per page, default 20. A value above 100 is clamped to 100, however large; `meta.per_page` reports the value in effect. */
+                /** @description Items per page, 1 to 100, default 20. A value above 100 is clamped to 100, however large; `meta.per_page` reports the value in effect. */
                 per_page?: number;
                 /** @description Only items in this status. */
                 "filter[status]"?: "upcoming" | "past" | "canceled";

@@ -150,14 +150,15 @@ describe('the documents say what the server accepts', () => {
   /** Whether the document allows `raw` as the value of a query parameter (as OpenAPI reads a query). */
   function documentAllows(param: Json, raw: string): boolean {
     const schema = param.schema;
-    const value =
-      schema.type === 'integer' && /^-?\d+$/.test(raw) ? Number(raw) : schema.type === 'array' && param.explode === false ? raw.split(',') : raw;
+    // an integer, or one of several integer ranges (per_page)
+    const integer = schema.type === 'integer' || (schema.anyOf?.length && schema.anyOf.every((s: Json) => s.type === 'integer'));
+    const value = integer && /^-?\d+$/.test(raw) ? Number(raw) : schema.type === 'array' && param.explode === false ? raw.split(',') : raw;
     return ajv.validate(schema, value) as boolean;
   }
 
   const PROBES: Record<string, string[]> = {
     page: ['1', '2', '0', '-1', 'abc', '1.5', '', '9007199254740991', '9007199254740992'],
-    per_page: ['1', '100', '101', '0', '-5', 'x', ''],
+    per_page: ['1', '100', '101', '0', '-5', 'x', '', '1.5', '1e2', '007', '9007199254740991', '9007199254740992', '99999999999999999999999999'],
     'filter[type]': ['hq', 'subsidiary', 'HQ', 'bogus', ''],
     'filter[status]': ['active', 'upcoming', 'past', 'bogus', ''],
     sort: ['name', '-name', 'created_at', '-joined_at', 'joined_at', 'bogus', '--name', 'id', ''],
@@ -183,6 +184,22 @@ describe('the documents say what the server accepts', () => {
         expect([200, 400], url).toContain(r.status);
         expect(documentAllows(param, raw), `${param.name}=${raw}: the server answered ${r.status}`).toBe(r.status === 200);
       }
+    }
+  });
+
+  it.each(['v1', 'v2'])("%s: per_page's documented maximum is the 100 the server applies; above it, however large, is valid and clamped", async (v) => {
+    for (const id of v === 'v1' ? ['listChambers', 'listMembers'] : ['listChambers', 'listMembers', 'listEvents']) {
+      const param = operation(docs[v]!, id).op.parameters.find((p: Json) => p.name === 'per_page');
+      expect(param.schema).toMatchObject({ default: 20, anyOf: [{ type: 'integer', minimum: 1, maximum: 100 }, { type: 'integer', exclusiveMinimum: 100 }] });
+      expect(param.schema.anyOf[1].maximum).toBeUndefined();
+      expect(param.schema.anyOf[1].description).toMatch(/taken as 100/);
+      expect(param.description).toMatch(/above 100 is clamped to 100/);
+    }
+    const path = v === 'v1' ? '/v1/chambers' : '/v2/chambers';
+    for (const [raw, inEffect] of [['100', 100], ['101', 100], ['9007199254740992', 100], ['1'.repeat(400), 100]] as const) {
+      const r = await call(srv.baseUrl, 'GET', `${path}?per_page=${raw}`, { token: v === 'v1' ? await getToken(srv.baseUrl, 'v1') : token });
+      expect(r.status, raw).toBe(200);
+      expect(r.body.meta.per_page).toBe(inEffect);
     }
   });
 

@@ -24,7 +24,7 @@ export const TAGS: Record<string, string> = {
 export const QUERY_TEXTS: Record<string, ParameterText> = {
   page: { description: 'The page (1 is the first). A page past the last returns `data: []` with the true `meta.total`.' },
   per_page: {
-    description: `Items per page, default ${PER_PAGE_DEFAULT}. A value above ${PER_PAGE_MAX} is clamped to ${PER_PAGE_MAX}, however large; \`meta.per_page\` reports the value in effect.`,
+    description: `Items per page, 1 to ${PER_PAGE_MAX}, default ${PER_PAGE_DEFAULT}. A value above ${PER_PAGE_MAX} is clamped to ${PER_PAGE_MAX}, however large; \`meta.per_page\` reports the value in effect.`,
   },
   'filter[type]': { description: 'Only chambers of this type.' },
   'filter[status]': { description: 'Only items in this status.' },

@@ -80,7 +80,9 @@ export class Conformance {
   private problemOf(x: Exchange): string | undefined {
     const path = x.url.split('?')[0]!;
     const version = VERSIONS.find((v) => path === `/${v}` || path.startsWith(`/${v}/`));
-    const doc = version ? this.docs[version]! : this.docs.v2!;
+    // outside the versions, a version's document holds its own RFC 8414 metadata path
+    const docVersion = version ?? VERSIONS.find((v) => matches(`/.well-known/oauth-authorization-server/${v}`, path)) ?? 'v2';
+    const doc = this.docs[docVersion]!;
     const opPath = version ? path.slice(version.length + 1) : path;
     const method = x.method === 'HEAD' ? 'get' : x.method.toLowerCase();
     const template = Object.keys(doc.paths).find((t) => matches(t, opPath) && (version !== undefined) === !doc.paths[t].servers);
@@ -89,10 +91,14 @@ export class Conformance {
     const type = String(x.headers['content-type'] ?? '');
     if (!operation) {
       // Not an operation of the document (an unknown path, a method a path does not serve,
-      // the documents themselves, /docs): an error is still the document's Error body.
+      // /docs): an error is still the document's Error body; a 503 may also be the start-up
+      // answer, which every path but /livez gives while the server starts (the info says so).
       if (x.status < 400) return undefined;
       if (!type.startsWith('application/json')) return `an error without a JSON body (${type || 'no Content-Type'})`;
-      return this.bodyProblem(version ?? 'v2', { $ref: '#/components/schemas/Error' }, x, 'Error');
+      if (x.method === 'HEAD') return undefined; // no body to check
+      const error = { $ref: '#/components/schemas/Error' };
+      if (x.status === 503) return this.bodyProblem(docVersion, { anyOf: [error, { $ref: '#/components/schemas/StartingError' }] }, x, 'Error or StartingError');
+      return this.bodyProblem(docVersion, error, x, 'Error');
     }
     const declared = operation.responses[String(x.status)] ?? operation.responses.default;
     if (!declared) return `status ${x.status} is not declared for ${operation.operationId}`;
@@ -103,7 +109,7 @@ export class Conformance {
       if (h.required && value === undefined) return `the ${name} header is missing (${operation.operationId})`;
       if (value !== undefined && h.schema) {
         const typed = h.schema.type === 'integer' && /^\d+$/.test(String(value)) ? Number(value) : value;
-        const p = this.schemaProblem(version ?? 'v2', h.schema, JSON.stringify(typed), `the ${name} header`);
+        const p = this.schemaProblem(docVersion, h.schema, JSON.stringify(typed), `the ${name} header`);
         if (p) return p;
       }
     }
@@ -116,7 +122,7 @@ export class Conformance {
       return media.some((m) => essence(m) === essence(type)) ? undefined : `Content-Type ${type || '(none)'} where ${operation.operationId} answers ${media.join(', ')}`;
     }
     if (!type.startsWith('application/json')) return `Content-Type ${type || '(none)'} where ${operation.operationId} answers JSON`;
-    return this.bodyProblem(version ?? 'v2', res.content['application/json'].schema, x, `${operation.operationId} ${x.status}`);
+    return this.bodyProblem(docVersion, res.content['application/json'].schema, x, `${operation.operationId} ${x.status}`);
   }
 
   /** The answer's body against `schema`. A capped body is not a whole JSON value: never passed unchecked. */

@@ -129,6 +129,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This OpenAPI document
+         * @description What v2 of this server serves, and only that: OpenAPI 3.1, its schemas generated from those the server validates with.
+         */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -189,6 +209,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/oauth-authorization-server/v2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth 2.0 authorization server metadata (RFC 8414)
+         * @description v2 is its own issuer (`http://127.0.0.1:8080/v2`): its token endpoint, the client credentials grant, and the two ways a client authenticates there.
+         */
+        get: operations["getAuthServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -200,6 +240,13 @@ export interface components {
             country: string;
         } & {
             [key: string]: unknown;
+        };
+        AuthServerMetadata: {
+            issuer: string;
+            token_endpoint: string;
+            grant_types_supported: string[];
+            token_endpoint_auth_methods_supported: string[];
+            response_types_supported: string[];
         };
         BearerError: {
             /** @constant */
@@ -346,6 +393,11 @@ export interface components {
             data: components["schemas"]["Member"][];
             meta: components["schemas"]["ListMeta"];
         };
+        StartingError: {
+            /** @constant */
+            error: "starting";
+            error_description: string;
+        };
         TokenError: {
             /** @enum {string} */
             error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "temporarily_unavailable";
@@ -404,6 +456,22 @@ export interface components {
                 "application/json": components["schemas"]["InsufficientScopeError"];
             };
         };
+        /** @description The server is starting: from the moment it listens until it is ready, every path but `GET /livez` answers 503 `{"error": "starting", ...}`; try again after `Retry-After` seconds. */
+        Starting: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "starting",
+                 *       "error_description": "the server is starting; try again in a moment"
+                 *     }
+                 */
+                "application/json": components["schemas"]["StartingError"];
+            };
+        };
         /** @description The body is larger than 1 MiB. */
         TooLarge: {
             headers: {
@@ -429,14 +497,14 @@ export interface components {
                 "application/json": components["schemas"]["BearerError"];
             };
         };
-        /** @description The database is unavailable (a restart, a failover); try again shortly. */
+        /** @description The database is unavailable (a restart, a failover), or the server is still starting (`"error": "starting"`); try again after `Retry-After` seconds. */
         Unavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] | components["schemas"]["StartingError"];
             };
         };
     };
@@ -1136,6 +1204,27 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            503: components["responses"]["Starting"];
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -1160,20 +1249,14 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description The database does not answer. */
+            /** @description The database does not answer, or the server is still starting (`"error": "starting"`). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "unavailable",
-                     *       "error": "the database does not answer"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HealthUnavailable"];
+                    "application/json": components["schemas"]["HealthUnavailable"] | components["schemas"]["StartingError"];
                 };
             };
         };
@@ -1216,6 +1299,28 @@ export interface operations {
                     "text/plain; version=0.0.4; charset=utf-8": string;
                 };
             };
+            503: components["responses"]["Starting"];
+        };
+    };
+    getAuthServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metadata. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthServerMetadata"];
+                };
+            };
+            503: components["responses"]["Starting"];
         };
     };
 }

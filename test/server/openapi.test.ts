@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkRecordedExchanges, Conformance } from '../helpers/conformance.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { STARTING, StartingBody } from '../../src/contract/index.js';
+import { checkRecordedExchanges, Conformance, generatedDocuments } from '../helpers/conformance.js';
 import { call } from '../helpers/http.js';
 import { getToken, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -57,14 +58,17 @@ describe('the OpenAPI documents', () => {
   it('each version holds only the operations it serves, each with a stable operationId (no /metrics without --metrics)', () => {
     const ids = (v: string) => operations(docs[v]!).map((o) => `${o.method.toUpperCase()} ${o.path} ${o.op.operationId}`).sort();
     expect(ids('v1')).toEqual([
+      'GET /.well-known/oauth-authorization-server/v1 getAuthServerMetadata',
       'GET /chambers listChambers',
       'GET /chambers/{chamber_id}/members listMembers',
       'GET /chambers/{id} getChamber',
       'GET /healthz getHealth',
       'GET /livez getLive',
+      'GET /openapi.json getOpenApiDocument',
       'POST /auth/token issueToken',
     ]);
     expect(ids('v2')).toEqual([
+      'GET /.well-known/oauth-authorization-server/v2 getAuthServerMetadata',
       'GET /chambers listChambers',
       'GET /chambers/{chamber_id}/events listEvents',
       'GET /chambers/{chamber_id}/members listMembers',
@@ -72,10 +76,29 @@ describe('the OpenAPI documents', () => {
       'GET /chambers/{id} getChamber',
       'GET /healthz getHealth',
       'GET /livez getLive',
+      'GET /openapi.json getOpenApiDocument',
       'POST /auth/token issueToken',
       'POST /chambers createChamber',
       'POST /chambers/{chamber_id}/members addMember',
     ]);
+  });
+
+  it.each(['v1', 'v2'])('%s: the discovery documents are its operations, answered as declared', async (v) => {
+    const before = srv.conformance.checked;
+    const meta = await call(srv.baseUrl, 'GET', `/.well-known/oauth-authorization-server/${v}`);
+    expect(meta.status).toBe(200);
+    expect(meta.body.issuer).toBe(`${srv.baseUrl}/${v}`);
+    expect(operation(docs[v]!, 'getAuthServerMetadata').path).toBe(`/.well-known/oauth-authorization-server/${v}`);
+    expect(docs[v]!.paths[`/.well-known/oauth-authorization-server/${v}`].servers).toEqual([expect.objectContaining({ url: srv.baseUrl })]);
+    expect(operation(docs[v]!, 'getOpenApiDocument')).toMatchObject({ path: '/openapi.json', op: { security: [] } });
+    // the conformance check finds it as an operation of its own version's document (a 200 of
+    // no operation would pass unchecked)
+    const c = new Conformance(srv.baseUrl, docs as never);
+    const x = { method: 'GET', url: `/.well-known/oauth-authorization-server/${v}`, status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } };
+    expect(c.check({ ...x, body: JSON.stringify(meta.body) })).toBeUndefined();
+    expect(c.check({ ...x, body: JSON.stringify({ ...meta.body, issuer: 7 }) })).toMatch(/getAuthServerMetadata 200: data\/issuer must be string/);
+    await vi.waitFor(() => expect(srv.conformance.checked).toBeGreaterThan(before));
+    expect(srv.conformance.problems).toEqual([]);
   });
 
   it.each(['v1', 'v2'])('%s: every component is used, every tag defined, every operation tagged', (v) => {
@@ -331,6 +354,85 @@ describe('the conformance check of the tests (test/helpers/conformance.ts)', () 
     } finally {
       child.kill();
       rmSync(file, { force: true });
+    }
+  });
+});
+
+describe('the start-up answer: 503 starting, on every path but GET /livez', () => {
+  // What `serve` answers from the moment it listens until it is ready (decisions.md), byte for byte.
+  const BODY = '{"error":"starting","error_description":"the server is starting; try again in a moment"}';
+  const HEADERS = { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', 'cache-control': 'no-store', 'x-request-id': 'starting-1' };
+  const BASE = 'http://127.0.0.1:8080';
+  // with and without --metrics: the documents a server publishes either way
+  const variants = { metrics: generatedDocuments(BASE, { metrics: true }), plain: generatedDocuments(BASE) };
+  const ajv = addFormats(new Ajv2020({ strict: false }));
+
+  const resolve = (doc: Json, x: Json | undefined): Json | undefined => {
+    let out = x;
+    while (out && typeof out.$ref === 'string') out = out.$ref.slice(2).split('/').reduce((o: Json, k: string) => o[k], doc);
+    return out;
+  };
+  /** The URL of an operation: its path with a value for each parameter, under its server. */
+  const urlOf = (v: string, path: string, item: Json) => `${item.servers ? '' : `/${v}`}${path.replace(/\{[^}]+\}/g, 'x1')}`;
+
+  it("is the contract's StartingBody", () => {
+    expect(JSON.stringify(STARTING)).toBe(BODY);
+    expect(StartingBody.safeParse(JSON.parse(BODY)).success).toBe(true);
+    expect(StartingBody.safeParse({ error: 'starting' }).success).toBe(false);
+  });
+
+  it.each(['v1', 'v2'])("%s: every operation but getLive declares it among its 503 bodies, with Retry-After", (v) => {
+    const doc = variants.metrics[v as 'v1' | 'v2'];
+    const ids: string[] = [];
+    for (const { op } of operations(doc)) {
+      ids.push(op.operationId);
+      const res = resolve(doc, op.responses['503']);
+      if (op.operationId === 'getLive') {
+        expect(res, 'GET /livez answers 200 while the server starts').toBeUndefined();
+        continue;
+      }
+      expect(res, `${op.operationId} has no 503`).toBeDefined();
+      expect(resolve(doc, res!.headers?.['Retry-After'])).toMatchObject({ required: true, schema: { type: 'integer' } });
+      expect(Object.keys(res!.content)).toEqual(['application/json']);
+      const schema = { ...res!.content['application/json'].schema, components: doc.components };
+      expect(ajv.validate(schema, JSON.parse(BODY)), `${op.operationId}: ${ajv.errorsText()}`).toBe(true);
+      expect(ajv.validate(schema, { starting: true }), op.operationId).toBe(false);
+    }
+    expect(ids).toEqual(expect.arrayContaining(['getHealth', 'getMetrics', 'getOpenApiDocument', 'getAuthServerMetadata', 'issueToken', 'listChambers']));
+    expect(doc.components.schemas.StartingError).toEqual({
+      type: 'object',
+      properties: { error: { type: 'string', const: 'starting' }, error_description: { type: 'string' } },
+      required: ['error', 'error_description'],
+      additionalProperties: false,
+    });
+  });
+
+  it.each(['v1', 'v2'] as const)('%s: the exact answer conforms on every path but /livez, documented or not, with --metrics or without', (v) => {
+    for (const [name, docs] of Object.entries(variants)) {
+      const c = new Conformance(BASE, docs);
+      const answer = (method: string, url: string, over: Json = {}) => c.check({ method, url, status: 503, headers: HEADERS, body: BODY, ...over });
+      for (const [path, item] of Object.entries<Json>(docs[v].paths)) {
+        for (const method of ['get', 'post'].filter((m) => item[m])) {
+          const url = urlOf(v, path, item);
+          if (item[method].operationId === 'getLive') {
+            expect(answer('GET', url)).toMatch(/status 503 is not declared for getLive/);
+            continue;
+          }
+          expect(answer(method.toUpperCase(), url), `${name}: ${method} ${url}`).toBeUndefined();
+          expect(answer('HEAD', url, { body: '' }), `${name}: HEAD ${url}`).toBeUndefined();
+          // what it must carry: Retry-After, JSON, the body
+          expect(answer(method.toUpperCase(), url, { headers: { ...HEADERS, 'retry-after': undefined } })).toMatch(/Retry-After header is missing/);
+          expect(answer(method.toUpperCase(), url, { headers: { ...HEADERS, 'retry-after': 'soon' } })).toMatch(/Retry-After header/);
+          expect(answer(method.toUpperCase(), url, { headers: { ...HEADERS, 'content-type': 'text/plain' } })).toMatch(/Content-Type text\/plain/);
+          expect(answer(method.toUpperCase(), url, { body: '{"status":"starting"}' })).toMatch(/503/);
+        }
+      }
+      // paths that are no operation of the document: /docs, its files, an unknown path, a
+      // method a path does not serve (and /metrics without --metrics)
+      for (const [method, url] of [['GET', '/docs'], ['GET', `/docs/${v}`], ['GET', '/docs/assets/swagger-ui.css'], ['GET', '/nope'], [`GET`, `/${v}/nope`], ['POST', '/healthz'], ['DELETE', `/${v}/chambers`], ['GET', '/metrics'], ['HEAD', '/docs']]) {
+        expect(answer(method!, url!, method === 'HEAD' ? { body: '' } : {}), `${name}: ${method} ${url}`).toBeUndefined();
+        if (method !== 'HEAD') expect(answer(method!, url!, { headers: { ...HEADERS, 'content-type': 'text/html' } })).toMatch(/text\/html/);
+      }
     }
   });
 });

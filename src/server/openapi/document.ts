@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini';
 import {
   Address,
+  AuthServerMetadata,
   BearerErrorBody,
   InsufficientScopeBody,
   Chamber,
@@ -21,6 +22,7 @@ import {
   Member,
   MemberCreate,
   MembersQueryV2,
+  StartingBody,
   TokenErrorBody,
   TokenRequest,
   TokenResponse,
@@ -61,6 +63,8 @@ const OUTPUT_NAMES = new Map<z.core.$ZodType, string>([
   [HealthOk, 'Health'],
   [HealthUnavailable, 'HealthUnavailable'],
   [LiveOk, 'Live'],
+  [StartingBody, 'StartingError'],
+  [AuthServerMetadata, 'AuthServerMetadata'],
 ]);
 const INPUT_NAMES = new Map<z.core.$ZodType, string>([
   [ChamberCreate, 'ChamberCreate'],
@@ -93,6 +97,10 @@ const HEADERS: Record<string, Json> = {
   Pragma: { required: true, schema: { type: 'string', enum: ['no-cache'] } },
 };
 
+const STARTING_ERROR = '"error": "starting"';
+const STARTING_TEXT =
+  'The server is starting: from the moment it listens until it is ready, every path but `GET /livez` answers 503 `{"error": "starting", ...}`; try again after `Retry-After` seconds.';
+
 const RESPONSES: Record<string, Json> = {
   Unauthorized: {
     description: 'No bearer token, or one that is malformed, unknown, expired or issued by the other version.',
@@ -105,9 +113,14 @@ const RESPONSES: Record<string, Json> = {
     content: json(ref('InsufficientScopeError')),
   },
   Unavailable: {
-    description: 'The database is unavailable (a restart, a failover); try again shortly.',
+    description: `The database is unavailable (a restart, a failover), or the server is still starting (\`${STARTING_ERROR}\`); try again after \`Retry-After\` seconds.`,
     headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-    content: json(ref('Error')),
+    content: json({ anyOf: [ref('Error'), ref('StartingError')] }),
+  },
+  Starting: {
+    description: STARTING_TEXT,
+    headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+    content: json(ref('StartingError')),
   },
   ChamberNotFound: { description: 'No chamber has this id.', content: json(ref('Error')) },
   TooLarge: { description: 'The body is larger than 1 MiB.', content: json(ref('Error')) },
@@ -297,7 +310,38 @@ function paths(version: ApiVersion): Json {
       get: list('listEvents', 'Events', "List a chamber's events", 'Event', EventsQueryV2, true),
     };
   }
+  out['/openapi.json'] = {
+    get: {
+      operationId: 'getOpenApiDocument',
+      tags: ['Discovery'],
+      summary: 'This OpenAPI document',
+      description: `What ${version} of this server serves, and only that: OpenAPI 3.1, its schemas generated from those the server validates with.`,
+      security: [],
+      responses: {
+        200: { description: 'The document.', content: { 'application/json': { schema: { type: 'object', description: 'An OpenAPI 3.1 document.' } } } },
+        503: response('Starting'),
+      },
+    },
+  };
   return out;
+}
+
+/** GET /.well-known/oauth-authorization-server/VERSION: RFC 8414 metadata, at the root. */
+function authServerMetadataPath(version: ApiVersion, baseUrl: string): Json {
+  return {
+    servers: [{ url: baseUrl, description: 'The server itself, outside the versions' }],
+    get: {
+      operationId: 'getAuthServerMetadata',
+      tags: ['Discovery'],
+      summary: 'OAuth 2.0 authorization server metadata (RFC 8414)',
+      description: `${version} is its own issuer (\`${baseUrl}/${version}\`): its token endpoint, the client credentials grant, and the two ways a client authenticates there.`,
+      security: [],
+      responses: {
+        200: { description: 'The metadata.', content: json(ref('AuthServerMetadata')) },
+        503: response('Starting'),
+      },
+    },
+  };
 }
 
 /** GET /healthz, beside the versions: a path-level server at the root. */
@@ -313,9 +357,9 @@ function healthPath(baseUrl: string): Json {
       responses: {
         200: { description: 'Ready.', content: json(ref('Health')) },
         503: {
-          description: 'The database does not answer.',
+          description: `The database does not answer, or the server is still starting (\`${STARTING_ERROR}\`).`,
           headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-          content: json(ref('HealthUnavailable')),
+          content: json(oneOfBodies('HealthUnavailable', 'StartingError')),
         },
       },
     },
@@ -351,6 +395,7 @@ function metricsPath(baseUrl: string): Json {
       security: [],
       responses: {
         200: { description: 'The metrics.', content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } } },
+        503: response('Starting'),
       },
     },
   };
@@ -396,6 +441,7 @@ function build(version: ApiVersion, baseUrl: string, opts: DocumentOptions): Jso
     '/healthz': healthPath(baseUrl),
     '/livez': livePath(baseUrl),
     ...(opts.metrics ? { '/metrics': metricsPath(baseUrl) } : {}),
+    [`/.well-known/oauth-authorization-server/${version}`]: authServerMetadataPath(version, baseUrl),
   };
   const responses = used(RESPONSES, 'responses', allPaths);
   const headers = used(HEADERS, 'headers', [allPaths, responses]);

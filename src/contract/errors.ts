@@ -16,6 +16,14 @@ export const TokenErrorBody = z.object({ error: z.enum(TOKEN_ERRORS), error_desc
 export const BearerErrorBody = z.object({ error: z.literal('invalid_token'), error_description: z.string() });
 /** A resource endpoint's 403: the token lacks the scope the request needs (RFC 6750 section 3.1). */
 export const InsufficientScopeBody = z.object({ error: z.literal('insufficient_scope'), error_description: z.string() });
+/**
+ * Every path but `GET /livez` while `serve` starts, from the moment it listens until it is
+ * ready (decisions.md, "Start-up and configuration"): 503, with `Retry-After`.
+ */
+export const StartingBody = z.object({ error: z.literal('starting'), error_description: z.string() });
+export type StartingBody = z.infer<typeof StartingBody>;
+/** The start-up answer's body, as the documents' example shows it. */
+export const STARTING: StartingBody = { error: 'starting', error_description: 'the server is starting; try again in a moment' };
 /** Either OAuth-shaped error body, as the client reads them. */
 export const OAuthErrorBody = z.union([TokenErrorBody, BearerErrorBody, InsufficientScopeBody]);
 export type ErrorBody = z.infer<typeof ErrorBody>;

@@ -64,12 +64,28 @@ export const PageParam = queryParam(
   z.int({ error: 'is too large' }).check(z.gte(1, POSITIVE), z.lte(Number.MAX_SAFE_INTEGER, 'is too large')),
 );
 
-/** per_page above the maximum is clamped to it (decisions.md), however large. */
+/**
+ * per_page: 1 to 100 (the interface document's maximum), or above it, however large, which is
+ * clamped to 100 (decisions.md). The typed value is one of the two, so the documents say both:
+ * `maximum: 100`, and that a larger value is valid and taken as 100.
+ */
 export const PerPageParam = thenTransform(
   queryParam(
     // digits past any integer's precision still mean "more than the maximum"
     z.pipe(digits, z.transform((s: string) => (s.replace(/^0+/, '').length > 15 ? Number.MAX_SAFE_INTEGER : Number(s)))),
-    z.int().check(z.gte(1, POSITIVE)),
+    z.union(
+      [
+        z.int().check(z.gte(1), z.lte(PER_PAGE_MAX)),
+        z.int().check(
+          z.gt(PER_PAGE_MAX),
+          z.describe(`Above ${PER_PAGE_MAX}, however large: taken as ${PER_PAGE_MAX} (\`meta.per_page\` says ${PER_PAGE_MAX}).`),
+          // however large: the decoding above has made any longer number of digits the
+          // largest safe integer, so the value sent has no maximum (the bound z.int() implies)
+          z.meta({ maximum: undefined }),
+        ),
+      ],
+      { error: POSITIVE },
+    ),
   ),
   (n: number) => Math.min(n, PER_PAGE_MAX),
 );

@@ -33,6 +33,18 @@ function optionalText(max: number) {
 }
 
 const COUNTRY_MESSAGE = 'must be an ISO 3166-1 alpha-2 country code, e.g. DE';
+const EMAIL_MESSAGE = 'must be a valid e-mail address';
+
+// What a request's text becomes and what a returned record holds are the same rules, made here
+// once for both sides (a request's schema reads the text first, trimmed, in any case):
+
+/**
+ * An e-mail address (zod's `z.email()`: `format: email` and its pattern in the documents);
+ * a value that is no string at all gets the message of its reader (`is required`, ...).
+ */
+const emailAddress = () => z.email({ error: (iss) => (iss.code === 'invalid_type' ? undefined : EMAIL_MESSAGE) });
+/** A country as stored and returned: two letters, upper case (the input is upper-cased first). */
+const storedCountry = () => z.string().check(z.regex(/^[A-Z]{2}$/, COUNTRY_MESSAGE));
 
 export const CountryCode = z
   .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
@@ -101,7 +113,7 @@ export const Email = z.pipe(
   z
     .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
     .check(z.refine(isWellFormed, NOT_WELL_FORMED), z.regex(NO_NUL, HOLDS_NUL), z.trim(), z.maxLength(254, 'must be at most 254 characters')),
-  z.email({ error: 'must be a valid e-mail address' }),
+  emailAddress(),
 );
 
 export const Phone = z.pipe(
@@ -133,7 +145,10 @@ export type MemberCreate = z.output<typeof MemberCreate>;
 // ---------------------------------------------------------------- resources as returned
 
 // Returned records may carry fields this project does not know: a copy made by `sync pull`
-// serves every field the remote returned (cli.md), so the documents leave them open.
+// serves every field the remote returned (cli.md), so the documents leave them open. The
+// fields this project knows hold what the server guarantees: the same schemas check a
+// snapshot's records before they are loaded and a remote's answers (so `sync pull`) before
+// they are used, so nothing that breaks them reaches the database a server serves.
 const open = z.meta({ additionalProperties: true });
 const instant = () => z.string().check(z.describe('ISO 8601, UTC'), z.meta({ format: 'date-time' }));
 
@@ -142,7 +157,7 @@ export const Address = z
     street: z.string(),
     city: z.string(),
     postal_code: z.nullable(z.string()),
-    country: z.string().check(z.length(2)),
+    country: storedCountry(),
   })
   .check(open);
 export type Address = z.infer<typeof Address>;
@@ -152,7 +167,7 @@ export const Member = z
     id: z.string(),
     chamber_id: z.string(),
     name: z.string(),
-    email: z.string(),
+    email: emailAddress(),
     phone: z.nullable(z.string()),
     membership_type: MembershipType,
     status: MemberStatus,

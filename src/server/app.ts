@@ -210,7 +210,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
         registerChamberRoutes(scope, version, opts);
         registerMemberRoutes(scope, version, opts);
         if (version === 'v2') registerEventRoutes(scope, opts);
-        scope.get('/openapi.json', async () => openApiDocument(version, publicUrl()));
+        scope.get('/openapi.json', async () => openApiDocument(version, publicUrl(), { metrics: opts.metrics }));
         registerMethodNotAllowed(scope, version);
       },
       { prefix: `/${version}` },

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  Address,
   ChamberCreate,
+  ChamberRecord,
   ChambersQueryV2,
   EventsQueryV2,
   IncludeParam,
+  Member,
   MemberCreate,
   PageParam,
   PerPageParam,
@@ -92,7 +95,13 @@ describe('query parameters', () => {
     ['101', 100],
     ['00100', 100],
     ['99999999999999999999999999', 100],
+    ['9007199254740992', 100],
   ])('per_page %s → %d (clamped)', (raw, n) => expect(PerPageParam.parse(raw)).toBe(n));
+
+  it.each(['0', '00', '-1', '1.0', '1e2', '', ' 1', 'x'])('per_page %j is rejected: must be a positive integer', (raw) => {
+    const r = parseQuery(ChambersQueryV2, { per_page: raw }, { strictFilters: true });
+    expect(r.ok ? {} : r.fields).toEqual({ per_page: ['must be a positive integer'] });
+  });
 
   it('include accepts a comma list with spaces and repeats', () => {
     expect(IncludeParam.parse('members, events,members')).toEqual(['members', 'events']);
@@ -118,5 +127,32 @@ describe('query parameters', () => {
     const r = parseQuery(ChambersQueryV2, { 'filter[type]': 'x', sort: 'id', per_page: ['1', '2'] }, { strictFilters: true });
     expect(r.ok).toBe(false);
     expect(!r.ok && Object.keys(r.fields).sort()).toEqual(['filter[type]', 'per_page', 'sort']);
+  });
+});
+
+describe('returned records', () => {
+  // What the server returns, and what a snapshot or a remote must hold for chamberctl to take it.
+  const address = { street: '1 Main St', city: 'Bonn', postal_code: null, country: 'DE' };
+  const member = {
+    id: 'mb_1', chamber_id: 'ch_1', name: 'Ada', email: 'ada@example.org', phone: null,
+    membership_type: 'standard', status: 'active', joined_at: '2026-03-01T10:00:00.000Z',
+  };
+
+  it('a member holds a valid e-mail address, as a new member must', () => {
+    expect(parseWith(Member, member).ok).toBe(true);
+    for (const email of ['ada', 'ada@', 'ada@example', ' ada@example.org']) {
+      expect(fieldsOf(parseWith(Member, { ...member, email })), email).toEqual({ email: ['must be a valid e-mail address'] });
+    }
+    // no address at all is a missing string, as the reader says it (a snapshot: `is required`)
+    expect(fieldsOf(parseWith(Member, { ...member, email: undefined })).email).toEqual(['Invalid input: expected string, received undefined']);
+  });
+
+  it('an address holds its country as two upper-case letters, as the server stores it', () => {
+    expect(parseWith(Address, address).ok).toBe(true);
+    for (const country of ['de', 'DEU', 'D', '', 'D1']) {
+      expect(fieldsOf(parseWith(Address, { ...address, country })), country).toEqual({ country: ['must be an ISO 3166-1 alpha-2 country code, e.g. DE'] });
+    }
+    const chamber = { id: 'ch_1', name: 'A', type: 'hq', hq_id: null, status: 'active', address: { ...address, country: 'de' }, created_at: '2026-03-01T10:00:00.000Z' };
+    expect(Object.keys(fieldsOf(parseWith(ChamberRecord, chamber)))).toEqual(['address.country']);
   });
 });

@@ -8,7 +8,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
-import { openApiDocument } from '../../src/server/openapi/document.js';
+import { openApiDocument, type DocumentOptions } from '../../src/server/openapi/document.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -46,6 +46,11 @@ const malformedPath = (path: string) => path.split('/').some((segment) => {
 
 const VERSIONS = ['v1', 'v2'] as const;
 
+/** The documents this source generates for a server at `baseUrl` (with `--metrics` or not). */
+export function generatedDocuments(baseUrl: string, opts: DocumentOptions = {}): Documents {
+  return { v1: openApiDocument('v1', baseUrl, opts), v2: openApiDocument('v2', baseUrl, opts) };
+}
+
 /** Checks answers against the documents of one server (its base URL names them). */
 export class Conformance {
   readonly problems: string[] = [];
@@ -54,10 +59,13 @@ export class Conformance {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   private readonly compiled = new Map<string, ValidateFunction>();
 
-  /** `docs`: the documents the server published; by default those this source generates. */
+  /**
+   * `docs`: the documents the server published; by default those this source generates for
+   * a server without `--metrics` (`generatedDocuments` for one with it).
+   */
   constructor(baseUrl: string, docs?: Documents) {
     addFormats(this.ajv);
-    this.docs = docs ?? Object.fromEntries(VERSIONS.map((v) => [v, openApiDocument(v, baseUrl)]));
+    this.docs = docs ?? generatedDocuments(baseUrl);
     for (const v of VERSIONS) this.ajv.addSchema({ $id: `https://openapi.test/${v}`, components: this.docs[v]!.components }, undefined, undefined, false);
   }
 
@@ -72,7 +80,9 @@ export class Conformance {
   private problemOf(x: Exchange): string | undefined {
     const path = x.url.split('?')[0]!;
     const version = VERSIONS.find((v) => path === `/${v}` || path.startsWith(`/${v}/`));
-    const doc = version ? this.docs[version]! : this.docs.v2!;
+    // outside the versions, a version's document holds its own RFC 8414 metadata path
+    const docVersion = version ?? VERSIONS.find((v) => matches(`/.well-known/oauth-authorization-server/${v}`, path)) ?? 'v2';
+    const doc = this.docs[docVersion]!;
     const opPath = version ? path.slice(version.length + 1) : path;
     const method = x.method === 'HEAD' ? 'get' : x.method.toLowerCase();
     const template = Object.keys(doc.paths).find((t) => matches(t, opPath) && (version !== undefined) === !doc.paths[t].servers);
@@ -81,10 +91,14 @@ export class Conformance {
     const type = String(x.headers['content-type'] ?? '');
     if (!operation) {
       // Not an operation of the document (an unknown path, a method a path does not serve,
-      // the documents themselves, /docs): an error is still the document's Error body.
+      // /docs): an error is still the document's Error body; a 503 may also be the start-up
+      // answer, which every path but /livez gives while the server starts (the info says so).
       if (x.status < 400) return undefined;
       if (!type.startsWith('application/json')) return `an error without a JSON body (${type || 'no Content-Type'})`;
-      return this.bodyProblem(version ?? 'v2', { $ref: '#/components/schemas/Error' }, x, 'Error');
+      if (x.method === 'HEAD') return undefined; // no body to check
+      const error = { $ref: '#/components/schemas/Error' };
+      if (x.status === 503) return this.bodyProblem(docVersion, { anyOf: [error, { $ref: '#/components/schemas/StartingError' }] }, x, 'Error or StartingError');
+      return this.bodyProblem(docVersion, error, x, 'Error');
     }
     const declared = operation.responses[String(x.status)] ?? operation.responses.default;
     if (!declared) return `status ${x.status} is not declared for ${operation.operationId}`;
@@ -95,7 +109,7 @@ export class Conformance {
       if (h.required && value === undefined) return `the ${name} header is missing (${operation.operationId})`;
       if (value !== undefined && h.schema) {
         const typed = h.schema.type === 'integer' && /^\d+$/.test(String(value)) ? Number(value) : value;
-        const p = this.schemaProblem(version ?? 'v2', h.schema, JSON.stringify(typed), `the ${name} header`);
+        const p = this.schemaProblem(docVersion, h.schema, JSON.stringify(typed), `the ${name} header`);
         if (p) return p;
       }
     }
@@ -108,7 +122,7 @@ export class Conformance {
       return media.some((m) => essence(m) === essence(type)) ? undefined : `Content-Type ${type || '(none)'} where ${operation.operationId} answers ${media.join(', ')}`;
     }
     if (!type.startsWith('application/json')) return `Content-Type ${type || '(none)'} where ${operation.operationId} answers JSON`;
-    return this.bodyProblem(version ?? 'v2', res.content['application/json'].schema, x, `${operation.operationId} ${x.status}`);
+    return this.bodyProblem(docVersion, res.content['application/json'].schema, x, `${operation.operationId} ${x.status}`);
   }
 
   /** The answer's body against `schema`. A capped body is not a whole JSON value: never passed unchecked. */

@@ -1,6 +1,6 @@
 import { startServer, type RunningServer } from '../../src/server/start.js';
 import { PgStorage } from '../../src/storage/postgres/pg-storage.js';
-import { Conformance, watchAnswers } from './conformance.js';
+import { Conformance, generatedDocuments, watchAnswers } from './conformance.js';
 import type { FixtureWriter } from './fixture.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
 import { keepLog, noteSecret } from './run-logs.js';
@@ -81,7 +81,7 @@ export async function startTestServer(
     throw err;
   });
   const pg = server.store instanceof PgStorage ? server.store : undefined;
-  const conformance = new Conformance(server.baseUrl);
+  const conformance = new Conformance(server.baseUrl, generatedDocuments(server.baseUrl, { metrics: opts.metrics }));
   watchAnswers(server.app.server, conformance);
   return {
     baseUrl: server.baseUrl,

@@ -129,6 +129,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This OpenAPI document
+         * @description What v2 of this server serves, and only that: OpenAPI 3.1, its schemas generated from those the server validates with.
+         */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -178,9 +198,29 @@ export interface paths {
         };
         /**
          * Metrics in the Prometheus text format
-         * @description Only when the server runs with `serve --metrics` (else 404). Request durations (`http_request_duration_seconds` by method, route and status code), the database pool's open, idle and waiting connections, token failures by reason, and the process's own metrics. Unauthenticated: keep it on the operators' network.
+         * @description Served, and in this document, only when the server runs with `serve --metrics`. Request durations (`http_request_duration_seconds` by method, route and status code), the database pool's open, idle and waiting connections, token failures by reason, and the process's own metrics. Unauthenticated: keep it on the operators' network.
          */
         get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-authorization-server/v2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth 2.0 authorization server metadata (RFC 8414)
+         * @description v2 is its own issuer (`http://127.0.0.1:8080/v2`): its token endpoint, the client credentials grant, and the two ways a client authenticates there.
+         */
+        get: operations["getAuthServerMetadata"];
         put?: never;
         post?: never;
         delete?: never;
@@ -200,6 +240,13 @@ export interface components {
             country: string;
         } & {
             [key: string]: unknown;
+        };
+        AuthServerMetadata: {
+            issuer: string;
+            token_endpoint: string;
+            grant_types_supported: string[];
+            token_endpoint_auth_methods_supported: string[];
+            response_types_supported: string[];
         };
         BearerError: {
             /** @constant */
@@ -320,6 +367,7 @@ export interface components {
             id: string;
             chamber_id: string;
             name: string;
+            /** Format: email */
             email: string;
             phone: string | null;
             /** @enum {string} */
@@ -344,6 +392,11 @@ export interface components {
         MemberList: {
             data: components["schemas"]["Member"][];
             meta: components["schemas"]["ListMeta"];
+        };
+        StartingError: {
+            /** @constant */
+            error: "starting";
+            error_description: string;
         };
         TokenError: {
             /** @enum {string} */
@@ -403,6 +456,22 @@ export interface components {
                 "application/json": components["schemas"]["InsufficientScopeError"];
             };
         };
+        /** @description The server is starting: from the moment it listens until it is ready, every path but `GET /livez` answers 503 `{"error": "starting", ...}`; try again after `Retry-After` seconds. */
+        Starting: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "starting",
+                 *       "error_description": "the server is starting; try again in a moment"
+                 *     }
+                 */
+                "application/json": components["schemas"]["StartingError"];
+            };
+        };
         /** @description The body is larger than 1 MiB. */
         TooLarge: {
             headers: {
@@ -428,14 +497,14 @@ export interface components {
                 "application/json": components["schemas"]["BearerError"];
             };
         };
-        /** @description The database is unavailable (a restart, a failover); try again shortly. */
+        /** @description The database is unavailable (a restart, a failover), or the server is still starting (`"error": "starting"`); try again after `Retry-After` seconds. */
         Unavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] | components["schemas"]["StartingError"];
             };
         };
     };
@@ -555,7 +624,7 @@ export interface operations {
             query?: {
                 /** @description The page (1 is the first). A page past the last returns `data: []` with the true `meta.total`. */
                 page?: number;
-                /** @description Items per page, default 20. A value above 100 is clamped to 100, however large; `meta.per_page` reports the value in effect. */
+                /** @description Items per page, 1 to 100, default 20. A value above 100 is clamped to 100, however large; `meta.per_page` reports the value in effect. */
                 per_page?: number;
                 /** @description Only chambers of this type. */
                 "filter[type]"?: "hq" | "subsidiary";
@@ -634,10 +703,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the POST safe to repeat: the same key from the same client with the same body, within 24 hours, gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is a 422 naming the header.
-                 * @example import-2026-03-01-row-17
-                 */
+                /** @description Makes the POST safe to repeat: the same key from the same client with the same body, within 24 hours, gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is a 422 naming the header. Choose a key per request you mean, such as `import-2026-03-01-row-17` for row 17 of an import: a new request needs a new key. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -835,7 +901,7 @@ export interface operations {
             query?: {
                 /** @description The page (1 is the first). A page past the last returns `data: []` with the true `meta.total`. */
                 page?: number;
-                /** @description Items per page, default 20. A value above 100 is clamped to 100, however large; `meta.per_page` reports the value in effect. */
+                /** @description Items per page, 1 to 100, default 20. A value above 100 is clamped to 100, however large; `meta.per_page` reports the value in effect. */
                 per_page?: number;
                 /** @description Only items in this status. */
                 "filter[status]"?: "active" | "inactive" | "pending";
@@ -912,10 +978,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the POST safe to repeat: the same key from the same client with the same body, within 24 hours, gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is a 422 naming the header.
-                 * @example import-2026-03-01-row-17
-                 */
+                /** @description Makes the POST safe to repeat: the same key from the same client with the same body, within 24 hours, gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is a 422 naming the header. Choose a key per request you mean, such as `import-2026-03-01-row-17` for row 17 of an import: a new request needs a new key. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -1061,7 +1124,7 @@ export interface operations {
             query?: {
                 /** @description The page (1 is the first). A page past the last returns `data: []` with the true `meta.total`. */
                 page?: number;
-                /** @description Items per page, default 20. A value above 100 is clamped to 100, however large; `meta.per_page` reports the value in effect. */
+                /** @description Items per page, 1 to 100, default 20. A value above 100 is clamped to 100, however large; `meta.per_page` reports the value in effect. */
                 per_page?: number;
                 /** @description Only items in this status. */
                 "filter[status]"?: "upcoming" | "past" | "canceled";
@@ -1141,6 +1204,27 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            503: components["responses"]["Starting"];
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -1165,20 +1249,14 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description The database does not answer. */
+            /** @description The database does not answer, or the server is still starting (`"error": "starting"`). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "unavailable",
-                     *       "error": "the database does not answer"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["HealthUnavailable"];
+                    "application/json": components["schemas"]["HealthUnavailable"] | components["schemas"]["StartingError"];
                 };
             };
         };
@@ -1221,15 +1299,28 @@ export interface operations {
                     "text/plain; version=0.0.4; charset=utf-8": string;
                 };
             };
-            /** @description The server runs without `--metrics`. */
-            404: {
+            503: components["responses"]["Starting"];
+        };
+    };
+    getAuthServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metadata. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AuthServerMetadata"];
                 };
             };
+            503: components["responses"]["Starting"];
         };
     };
 }

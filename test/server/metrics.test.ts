@@ -84,4 +84,15 @@ describe('GET /metrics', () => {
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
   });
+
+  it('is in the published documents exactly when the server serves it', async () => {
+    for (const v of ['v1', 'v2']) {
+      const withMetrics = (await call(srv.baseUrl, 'GET', `/${v}/openapi.json`)).body;
+      expect(withMetrics.paths['/metrics'].get.operationId).toBe('getMetrics');
+      expect(withMetrics.paths['/metrics'].servers).toEqual([expect.objectContaining({ url: srv.baseUrl })]);
+      const without = (await call(plain.baseUrl, 'GET', `/${v}/openapi.json`)).body;
+      expect(Object.keys(without.paths)).not.toContain('/metrics');
+      expect(Object.keys(without.paths)).toEqual(Object.keys(withMetrics.paths).filter((p) => p !== '/metrics'));
+    }
+  });
 });

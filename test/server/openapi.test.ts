@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkRecordedExchanges, Conformance } from '../helpers/conformance.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { STARTING, StartingBody } from '../../src/contract/index.js';
+import { checkRecordedExchanges, Conformance, generatedDocuments } from '../helpers/conformance.js';
 import { call } from '../helpers/http.js';
 import { getToken, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -54,18 +55,20 @@ describe('the OpenAPI documents', () => {
     expect(docs[v]!.paths['/healthz'].servers).toEqual([expect.objectContaining({ url: srv.baseUrl })]);
   });
 
-  it('each version holds only the operations it serves, each with a stable operationId', () => {
+  it('each version holds only the operations it serves, each with a stable operationId (no /metrics without --metrics)', () => {
     const ids = (v: string) => operations(docs[v]!).map((o) => `${o.method.toUpperCase()} ${o.path} ${o.op.operationId}`).sort();
     expect(ids('v1')).toEqual([
+      'GET /.well-known/oauth-authorization-server/v1 getAuthServerMetadata',
       'GET /chambers listChambers',
       'GET /chambers/{chamber_id}/members listMembers',
       'GET /chambers/{id} getChamber',
       'GET /healthz getHealth',
       'GET /livez getLive',
-      'GET /metrics getMetrics',
+      'GET /openapi.json getOpenApiDocument',
       'POST /auth/token issueToken',
     ]);
     expect(ids('v2')).toEqual([
+      'GET /.well-known/oauth-authorization-server/v2 getAuthServerMetadata',
       'GET /chambers listChambers',
       'GET /chambers/{chamber_id}/events listEvents',
       'GET /chambers/{chamber_id}/members listMembers',
@@ -73,11 +76,29 @@ describe('the OpenAPI documents', () => {
       'GET /chambers/{id} getChamber',
       'GET /healthz getHealth',
       'GET /livez getLive',
-      'GET /metrics getMetrics',
+      'GET /openapi.json getOpenApiDocument',
       'POST /auth/token issueToken',
       'POST /chambers createChamber',
       'POST /chambers/{chamber_id}/members addMember',
     ]);
+  });
+
+  it.each(['v1', 'v2'])('%s: the discovery documents are its operations, answered as declared', async (v) => {
+    const before = srv.conformance.checked;
+    const meta = await call(srv.baseUrl, 'GET', `/.well-known/oauth-authorization-server/${v}`);
+    expect(meta.status).toBe(200);
+    expect(meta.body.issuer).toBe(`${srv.baseUrl}/${v}`);
+    expect(operation(docs[v]!, 'getAuthServerMetadata').path).toBe(`/.well-known/oauth-authorization-server/${v}`);
+    expect(docs[v]!.paths[`/.well-known/oauth-authorization-server/${v}`].servers).toEqual([expect.objectContaining({ url: srv.baseUrl })]);
+    expect(operation(docs[v]!, 'getOpenApiDocument')).toMatchObject({ path: '/openapi.json', op: { security: [] } });
+    // the conformance check finds it as an operation of its own version's document (a 200 of
+    // no operation would pass unchecked)
+    const c = new Conformance(srv.baseUrl, docs as never);
+    const x = { method: 'GET', url: `/.well-known/oauth-authorization-server/${v}`, status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } };
+    expect(c.check({ ...x, body: JSON.stringify(meta.body) })).toBeUndefined();
+    expect(c.check({ ...x, body: JSON.stringify({ ...meta.body, issuer: 7 }) })).toMatch(/getAuthServerMetadata 200: data\/issuer must be string/);
+    await vi.waitFor(() => expect(srv.conformance.checked).toBeGreaterThan(before));
+    expect(srv.conformance.problems).toEqual([]);
   });
 
   it.each(['v1', 'v2'])('%s: every component is used, every tag defined, every operation tagged', (v) => {
@@ -94,6 +115,31 @@ describe('the OpenAPI documents', () => {
     }
   });
 
+  it.each(['v1', 'v2'])('%s: every e-mail address and country, sent or returned, has its format or pattern', (v) => {
+    // every schema object with properties, wherever it is (components, parameters, bodies)
+    const found: string[] = [];
+    const walk = (x: unknown, at: string): void => {
+      if (Array.isArray(x)) return x.forEach((y, i) => walk(y, `${at}/${i}`));
+      if (!x || typeof x !== 'object') return;
+      const props = (x as Json).properties;
+      if (props && typeof props === 'object') {
+        for (const [name, schema] of Object.entries<Json>(props)) {
+          const text = JSON.stringify(schema);
+          if (name === 'email') found.push(`${at} email ${/"format":"email"/.test(text)}`);
+          if (name === 'country') found.push(`${at} country ${/"pattern":"\^\[A-Z(a-z)?\]\{2\}\$"/.test(text)}`);
+        }
+      }
+      for (const [k, y] of Object.entries(x)) walk(y, `${at}/${k}`);
+    };
+    walk(docs[v], '#');
+    expect(found.filter((f) => f.endsWith('false'))).toEqual([]);
+    expect(found.map((f) => f.split(' ')[0]).sort()).toEqual(
+      v === 'v1'
+        ? ['#/components/schemas/Address', '#/components/schemas/Member']
+        : ['#/components/schemas/Address', '#/components/schemas/ChamberCreate/properties/address', '#/components/schemas/Member', '#/components/schemas/MemberCreate'],
+    );
+  });
+
   it("v1's chamber has no include fields; v2's get embeds at most 100 of each", () => {
     expect(Object.keys(docs.v1!.components.schemas.Chamber.properties)).not.toContain('members');
     expect(docs.v1!.components.schemas.Event).toBeUndefined();
@@ -106,6 +152,12 @@ describe('the OpenAPI documents', () => {
   it('declares the Idempotency-Key, Location, WWW-Authenticate and both ways a client authenticates', () => {
     const add = operation(docs.v2!, 'addMember').op;
     expect(add.parameters.map((p: Json) => `${p.in} ${p.name}`)).toEqual(['path chamber_id', 'header Idempotency-Key']);
+    // no example that /docs' "Try it out" would prefill: the same key with another body is a 422
+    for (const id of ['addMember', 'createChamber']) {
+      const key = operation(docs.v2!, id).op.parameters.find((p: Json) => p.name === 'Idempotency-Key');
+      expect(key.description).toMatch(/such as `import-2026-03-01-row-17`/);
+      expect(JSON.stringify(key)).not.toMatch(/"examples?":/);
+    }
     expect(add.responses['201'].headers.Location).toBeTruthy();
     expect(docs.v2!.components.responses.Unauthorized.headers['WWW-Authenticate']).toBeTruthy();
     const token = operation(docs.v2!, 'issueToken').op;
@@ -121,14 +173,15 @@ describe('the documents say what the server accepts', () => {
   /** Whether the document allows `raw` as the value of a query parameter (as OpenAPI reads a query). */
   function documentAllows(param: Json, raw: string): boolean {
     const schema = param.schema;
-    const value =
-      schema.type === 'integer' && /^-?\d+$/.test(raw) ? Number(raw) : schema.type === 'array' && param.explode === false ? raw.split(',') : raw;
+    // an integer, or one of several integer ranges (per_page)
+    const integer = schema.type === 'integer' || (schema.anyOf?.length && schema.anyOf.every((s: Json) => s.type === 'integer'));
+    const value = integer && /^-?\d+$/.test(raw) ? Number(raw) : schema.type === 'array' && param.explode === false ? raw.split(',') : raw;
     return ajv.validate(schema, value) as boolean;
   }
 
   const PROBES: Record<string, string[]> = {
     page: ['1', '2', '0', '-1', 'abc', '1.5', '', '9007199254740991', '9007199254740992'],
-    per_page: ['1', '100', '101', '0', '-5', 'x', ''],
+    per_page: ['1', '100', '101', '0', '-5', 'x', '', '1.5', '1e2', '007', '9007199254740991', '9007199254740992', '99999999999999999999999999'],
     'filter[type]': ['hq', 'subsidiary', 'HQ', 'bogus', ''],
     'filter[status]': ['active', 'upcoming', 'past', 'bogus', ''],
     sort: ['name', '-name', 'created_at', '-joined_at', 'joined_at', 'bogus', '--name', 'id', ''],
@@ -154,6 +207,22 @@ describe('the documents say what the server accepts', () => {
         expect([200, 400], url).toContain(r.status);
         expect(documentAllows(param, raw), `${param.name}=${raw}: the server answered ${r.status}`).toBe(r.status === 200);
       }
+    }
+  });
+
+  it.each(['v1', 'v2'])("%s: per_page's documented maximum is the 100 the server applies; above it, however large, is valid and clamped", async (v) => {
+    for (const id of v === 'v1' ? ['listChambers', 'listMembers'] : ['listChambers', 'listMembers', 'listEvents']) {
+      const param = operation(docs[v]!, id).op.parameters.find((p: Json) => p.name === 'per_page');
+      expect(param.schema).toMatchObject({ default: 20, anyOf: [{ type: 'integer', minimum: 1, maximum: 100 }, { type: 'integer', exclusiveMinimum: 100 }] });
+      expect(param.schema.anyOf[1].maximum).toBeUndefined();
+      expect(param.schema.anyOf[1].description).toMatch(/taken as 100/);
+      expect(param.description).toMatch(/above 100 is clamped to 100/);
+    }
+    const path = v === 'v1' ? '/v1/chambers' : '/v2/chambers';
+    for (const [raw, inEffect] of [['100', 100], ['101', 100], ['9007199254740992', 100], ['1'.repeat(400), 100]] as const) {
+      const r = await call(srv.baseUrl, 'GET', `${path}?per_page=${raw}`, { token: v === 'v1' ? await getToken(srv.baseUrl, 'v1') : token });
+      expect(r.status, raw).toBe(200);
+      expect(r.body.meta.per_page).toBe(inEffect);
     }
   });
 
@@ -235,13 +304,20 @@ describe('the conformance check of the tests (test/helpers/conformance.ts)', () 
     expect(c.check(exchange({ status: 404, body: '{"error":"x"}' }))).toMatch(/status 404 is not declared for listChambers/);
     expect(c.check(exchange({ method: 'POST', status: 201, body: '{}' }))).toMatch(/Location header is missing/);
     expect(c.check(exchange({ url: '/v1/chambers', status: 400, body: '{"error":"x","fields":{"page":["no"]}}' }))).toMatch(/additional properties/);
+    // a returned record holds what the server guarantees: an e-mail address, an upper-case country
+    const m = { id: 'mb_1', chamber_id: 'ch_1', name: 'A', email: 'a@example.org', phone: null, membership_type: 'standard', status: 'active', joined_at: '2026-03-01T10:00:00.000Z' };
+    const members = (over: Json) => exchange({ url: '/v2/chambers/ch_1/members', body: JSON.stringify({ data: [{ ...m, ...over }], meta: { current_page: 1, total: 1, per_page: 20 } }) });
+    expect(c.check(members({}))).toBeUndefined();
+    expect(c.check(members({ email: 'not-an-address' }))).toMatch(/email must match format "email"/);
+    const ch = { id: 'ch_1', name: 'A', type: 'hq', hq_id: null, status: 'active', address: { street: 's', city: 'c', postal_code: null, country: 'de' }, created_at: '2026-03-01T10:00:00.000Z' };
+    expect(c.check(exchange({ body: JSON.stringify({ data: [ch], meta: { current_page: 1, total: 1, per_page: 20 } }) }))).toMatch(/country must match pattern/);
     // the issue's two answers that did not conform: a malformed Idempotency-Key
     const badKey = { method: 'POST', status: 400, body: '{"error":"x","fields":{"Idempotency-Key":["must be 1 to 255 visible ASCII characters"]}}' };
     expect(c.check(exchange(badKey))).toBeUndefined();
     // an unknown path is no operation, but its error is still the Error body
     expect(c.check(exchange({ url: '/v2/nope', status: 404, body: '{"error":"no such path"}' }))).toBeUndefined();
     expect(c.check(exchange({ url: '/v2/nope', status: 404, headers: { 'content-type': 'text/plain' }, body: 'no' }))).toMatch(/without a JSON body/);
-    expect(c.problems).toHaveLength(5);
+    expect(c.problems).toHaveLength(7);
   });
 
   it('has checked every answer this file received so far', () => {
@@ -278,6 +354,85 @@ describe('the conformance check of the tests (test/helpers/conformance.ts)', () 
     } finally {
       child.kill();
       rmSync(file, { force: true });
+    }
+  });
+});
+
+describe('the start-up answer: 503 starting, on every path but GET /livez', () => {
+  // What `serve` answers from the moment it listens until it is ready (decisions.md), byte for byte.
+  const BODY = '{"error":"starting","error_description":"the server is starting; try again in a moment"}';
+  const HEADERS = { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', 'cache-control': 'no-store', 'x-request-id': 'starting-1' };
+  const BASE = 'http://127.0.0.1:8080';
+  // with and without --metrics: the documents a server publishes either way
+  const variants = { metrics: generatedDocuments(BASE, { metrics: true }), plain: generatedDocuments(BASE) };
+  const ajv = addFormats(new Ajv2020({ strict: false }));
+
+  const resolve = (doc: Json, x: Json | undefined): Json | undefined => {
+    let out = x;
+    while (out && typeof out.$ref === 'string') out = out.$ref.slice(2).split('/').reduce((o: Json, k: string) => o[k], doc);
+    return out;
+  };
+  /** The URL of an operation: its path with a value for each parameter, under its server. */
+  const urlOf = (v: string, path: string, item: Json) => `${item.servers ? '' : `/${v}`}${path.replace(/\{[^}]+\}/g, 'x1')}`;
+
+  it("is the contract's StartingBody", () => {
+    expect(JSON.stringify(STARTING)).toBe(BODY);
+    expect(StartingBody.safeParse(JSON.parse(BODY)).success).toBe(true);
+    expect(StartingBody.safeParse({ error: 'starting' }).success).toBe(false);
+  });
+
+  it.each(['v1', 'v2'])("%s: every operation but getLive declares it among its 503 bodies, with Retry-After", (v) => {
+    const doc = variants.metrics[v as 'v1' | 'v2'];
+    const ids: string[] = [];
+    for (const { op } of operations(doc)) {
+      ids.push(op.operationId);
+      const res = resolve(doc, op.responses['503']);
+      if (op.operationId === 'getLive') {
+        expect(res, 'GET /livez answers 200 while the server starts').toBeUndefined();
+        continue;
+      }
+      expect(res, `${op.operationId} has no 503`).toBeDefined();
+      expect(resolve(doc, res!.headers?.['Retry-After'])).toMatchObject({ required: true, schema: { type: 'integer' } });
+      expect(Object.keys(res!.content)).toEqual(['application/json']);
+      const schema = { ...res!.content['application/json'].schema, components: doc.components };
+      expect(ajv.validate(schema, JSON.parse(BODY)), `${op.operationId}: ${ajv.errorsText()}`).toBe(true);
+      expect(ajv.validate(schema, { starting: true }), op.operationId).toBe(false);
+    }
+    expect(ids).toEqual(expect.arrayContaining(['getHealth', 'getMetrics', 'getOpenApiDocument', 'getAuthServerMetadata', 'issueToken', 'listChambers']));
+    expect(doc.components.schemas.StartingError).toEqual({
+      type: 'object',
+      properties: { error: { type: 'string', const: 'starting' }, error_description: { type: 'string' } },
+      required: ['error', 'error_description'],
+      additionalProperties: false,
+    });
+  });
+
+  it.each(['v1', 'v2'] as const)('%s: the exact answer conforms on every path but /livez, documented or not, with --metrics or without', (v) => {
+    for (const [name, docs] of Object.entries(variants)) {
+      const c = new Conformance(BASE, docs);
+      const answer = (method: string, url: string, over: Json = {}) => c.check({ method, url, status: 503, headers: HEADERS, body: BODY, ...over });
+      for (const [path, item] of Object.entries<Json>(docs[v].paths)) {
+        for (const method of ['get', 'post'].filter((m) => item[m])) {
+          const url = urlOf(v, path, item);
+          if (item[method].operationId === 'getLive') {
+            expect(answer('GET', url)).toMatch(/status 503 is not declared for getLive/);
+            continue;
+          }
+          expect(answer(method.toUpperCase(), url), `${name}: ${method} ${url}`).toBeUndefined();
+          expect(answer('HEAD', url, { body: '' }), `${name}: HEAD ${url}`).toBeUndefined();
+          // what it must carry: Retry-After, JSON, the body
+          expect(answer(method.toUpperCase(), url, { headers: { ...HEADERS, 'retry-after': undefined } })).toMatch(/Retry-After header is missing/);
+          expect(answer(method.toUpperCase(), url, { headers: { ...HEADERS, 'retry-after': 'soon' } })).toMatch(/Retry-After header/);
+          expect(answer(method.toUpperCase(), url, { headers: { ...HEADERS, 'content-type': 'text/plain' } })).toMatch(/Content-Type text\/plain/);
+          expect(answer(method.toUpperCase(), url, { body: '{"status":"starting"}' })).toMatch(/503/);
+        }
+      }
+      // paths that are no operation of the document: /docs, its files, an unknown path, a
+      // method a path does not serve (and /metrics without --metrics)
+      for (const [method, url] of [['GET', '/docs'], ['GET', `/docs/${v}`], ['GET', '/docs/assets/swagger-ui.css'], ['GET', '/nope'], [`GET`, `/${v}/nope`], ['POST', '/healthz'], ['DELETE', `/${v}/chambers`], ['GET', '/metrics'], ['HEAD', '/docs']]) {
+        expect(answer(method!, url!, method === 'HEAD' ? { body: '' } : {}), `${name}: ${method} ${url}`).toBeUndefined();
+        if (method !== 'HEAD') expect(answer(method!, url!, { headers: { ...HEADERS, 'content-type': 'text/html' } })).toMatch(/text\/html/);
+      }
     }
   });
 });

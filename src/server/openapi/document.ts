@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini';
 import {
   Address,
+  AuthServerMetadata,
   BearerErrorBody,
   InsufficientScopeBody,
   Chamber,
@@ -21,6 +22,7 @@ import {
   Member,
   MemberCreate,
   MembersQueryV2,
+  StartingBody,
   TokenErrorBody,
   TokenRequest,
   TokenResponse,
@@ -61,6 +63,8 @@ const OUTPUT_NAMES = new Map<z.core.$ZodType, string>([
   [HealthOk, 'Health'],
   [HealthUnavailable, 'HealthUnavailable'],
   [LiveOk, 'Live'],
+  [StartingBody, 'StartingError'],
+  [AuthServerMetadata, 'AuthServerMetadata'],
 ]);
 const INPUT_NAMES = new Map<z.core.$ZodType, string>([
   [ChamberCreate, 'ChamberCreate'],
@@ -93,6 +97,10 @@ const HEADERS: Record<string, Json> = {
   Pragma: { required: true, schema: { type: 'string', enum: ['no-cache'] } },
 };
 
+const STARTING_ERROR = '"error": "starting"';
+const STARTING_TEXT =
+  'The server is starting: from the moment it listens until it is ready, every path but `GET /livez` answers 503 `{"error": "starting", ...}`; try again after `Retry-After` seconds.';
+
 const RESPONSES: Record<string, Json> = {
   Unauthorized: {
     description: 'No bearer token, or one that is malformed, unknown, expired or issued by the other version.',
@@ -105,9 +113,14 @@ const RESPONSES: Record<string, Json> = {
     content: json(ref('InsufficientScopeError')),
   },
   Unavailable: {
-    description: 'The database is unavailable (a restart, a failover); try again shortly.',
+    description: `The database is unavailable (a restart, a failover), or the server is still starting (\`${STARTING_ERROR}\`); try again after \`Retry-After\` seconds.`,
     headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-    content: json(ref('Error')),
+    content: json({ anyOf: [ref('Error'), ref('StartingError')] }),
+  },
+  Starting: {
+    description: STARTING_TEXT,
+    headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+    content: json(ref('StartingError')),
   },
   ChamberNotFound: { description: 'No chamber has this id.', content: json(ref('Error')) },
   TooLarge: { description: 'The body is larger than 1 MiB.', content: json(ref('Error')) },
@@ -138,9 +151,10 @@ const idempotencyKey = {
   in: 'header',
   required: false,
   description:
-    'Makes the POST safe to repeat: the same key from the same client with the same body, within 24 hours, gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is a 422 naming the header.',
+    'Makes the POST safe to repeat: the same key from the same client with the same body, within 24 hours, gets the first answer again (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is a 422 naming the header. ' +
+    'Choose a key per request you mean, such as `import-2026-03-01-row-17` for row 17 of an import: a new request needs a new key.',
+  // no `example`: Swagger UI's "Try it out" would send that one key with every body
   schema: toJsonSchema(IdempotencyKey, 'input'),
-  example: 'import-2026-03-01-row-17',
 };
 
 const created = (what: string, schema: string) => ({
@@ -296,7 +310,38 @@ function paths(version: ApiVersion): Json {
       get: list('listEvents', 'Events', "List a chamber's events", 'Event', EventsQueryV2, true),
     };
   }
+  out['/openapi.json'] = {
+    get: {
+      operationId: 'getOpenApiDocument',
+      tags: ['Discovery'],
+      summary: 'This OpenAPI document',
+      description: `What ${version} of this server serves, and only that: OpenAPI 3.1, its schemas generated from those the server validates with.`,
+      security: [],
+      responses: {
+        200: { description: 'The document.', content: { 'application/json': { schema: { type: 'object', description: 'An OpenAPI 3.1 document.' } } } },
+        503: response('Starting'),
+      },
+    },
+  };
   return out;
+}
+
+/** GET /.well-known/oauth-authorization-server/VERSION: RFC 8414 metadata, at the root. */
+function authServerMetadataPath(version: ApiVersion, baseUrl: string): Json {
+  return {
+    servers: [{ url: baseUrl, description: 'The server itself, outside the versions' }],
+    get: {
+      operationId: 'getAuthServerMetadata',
+      tags: ['Discovery'],
+      summary: 'OAuth 2.0 authorization server metadata (RFC 8414)',
+      description: `${version} is its own issuer (\`${baseUrl}/${version}\`): its token endpoint, the client credentials grant, and the two ways a client authenticates there.`,
+      security: [],
+      responses: {
+        200: { description: 'The metadata.', content: json(ref('AuthServerMetadata')) },
+        503: response('Starting'),
+      },
+    },
+  };
 }
 
 /** GET /healthz, beside the versions: a path-level server at the root. */
@@ -312,9 +357,9 @@ function healthPath(baseUrl: string): Json {
       responses: {
         200: { description: 'Ready.', content: json(ref('Health')) },
         503: {
-          description: 'The database does not answer.',
+          description: `The database does not answer, or the server is still starting (\`${STARTING_ERROR}\`).`,
           headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-          content: json(ref('HealthUnavailable')),
+          content: json(oneOfBodies('HealthUnavailable', 'StartingError')),
         },
       },
     },
@@ -336,7 +381,7 @@ function livePath(baseUrl: string): Json {
   };
 }
 
-/** GET /metrics, beside /healthz: only with `serve --metrics`. */
+/** GET /metrics, beside /healthz: only in the documents of a `serve --metrics`. */
 function metricsPath(baseUrl: string): Json {
   return {
     servers: [{ url: baseUrl, description: 'The server itself, outside the versions' }],
@@ -345,12 +390,12 @@ function metricsPath(baseUrl: string): Json {
       tags: ['Operations'],
       summary: 'Metrics in the Prometheus text format',
       description:
-        'Only when the server runs with `serve --metrics` (else 404). Request durations (`http_request_duration_seconds` by method, route and status code), ' +
+        'Served, and in this document, only when the server runs with `serve --metrics`. Request durations (`http_request_duration_seconds` by method, route and status code), ' +
         "the database pool's open, idle and waiting connections, token failures by reason, and the process's own metrics. Unauthenticated: keep it on the operators' network.",
       security: [],
       responses: {
         200: { description: 'The metrics.', content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } } },
-        404: { description: 'The server runs without `--metrics`.', content: json(ref('Error')) },
+        503: response('Starting'),
       },
     },
   };
@@ -383,9 +428,21 @@ function used(all: Record<string, Json>, kind: string, from: unknown): Record<st
   return Object.fromEntries([...keep].sort().map((name) => [name, all[name]!]));
 }
 
-function build(version: ApiVersion, baseUrl: string): Json {
+/** What a server instance serves beyond the interface: its document lists only that. */
+export interface DocumentOptions {
+  /** `serve --metrics`: GET /metrics is served, so documented. */
+  metrics?: boolean;
+}
+
+function build(version: ApiVersion, baseUrl: string, opts: DocumentOptions): Json {
   const v2 = version === 'v2';
-  const allPaths = { ...paths(version), '/healthz': healthPath(baseUrl), '/livez': livePath(baseUrl), '/metrics': metricsPath(baseUrl) };
+  const allPaths = {
+    ...paths(version),
+    '/healthz': healthPath(baseUrl),
+    '/livez': livePath(baseUrl),
+    ...(opts.metrics ? { '/metrics': metricsPath(baseUrl) } : {}),
+    [`/.well-known/oauth-authorization-server/${version}`]: authServerMetadataPath(version, baseUrl),
+  };
   const responses = used(RESPONSES, 'responses', allPaths);
   const headers = used(HEADERS, 'headers', [allPaths, responses]);
   const schemas = used(
@@ -428,12 +485,15 @@ function build(version: ApiVersion, baseUrl: string): Json {
 
 const documents = new Map<string, Json>();
 
-/** The document of `version` for a server reached at `baseUrl` (built once, then kept). */
-export function openApiDocument(version: ApiVersion, baseUrl: string): Json {
-  const key = `${version} ${baseUrl}`;
+/**
+ * The document of `version` for a server reached at `baseUrl` that serves what `opts` says
+ * (built once, then kept).
+ */
+export function openApiDocument(version: ApiVersion, baseUrl: string, opts: DocumentOptions = {}): Json {
+  const key = `${version} ${baseUrl} ${opts.metrics ? 'metrics' : ''}`;
   let doc = documents.get(key);
   if (!doc) {
-    doc = build(version, baseUrl);
+    doc = build(version, baseUrl, opts);
     if (documents.size > 16) documents.clear();
     documents.set(key, doc);
   }

@@ -1,4 +1,4 @@
-import { INCLUDE_LIMIT, PER_PAGE_DEFAULT, PER_PAGE_MAX } from '../../contract/index.js';
+import { INCLUDE_LIMIT, PER_PAGE_DEFAULT, PER_PAGE_MAX, STARTING } from '../../contract/index.js';
 import type { ParameterText } from './parameters.js';
 
 // The hand-written parts of the OpenAPI documents: what the schemas cannot say.
@@ -11,20 +11,25 @@ The parameter and body schemas are generated from the zod schemas the server val
 with. Text is trimmed before it is checked; rules that need the database (an \`hq_id\` that
 names an HQ, an e-mail address not yet in the chamber) and text that is not well-formed
 Unicode are checked by the server alone. Unknown query parameters and body fields are
-ignored (an unknown \`filter[...]\` is a 400 on v2). Every error body is JSON.`;
+ignored (an unknown \`filter[...]\` is a 400 on v2). Every error body is JSON.
+
+While the server starts, from the moment it listens until it is ready, every path but
+\`GET /livez\` (the documented ones, \`/docs\` and unknown paths alike) answers 503
+\`{"error": "starting", "error_description": "..."}\` with \`Retry-After\`.`;
 
 export const TAGS: Record<string, string> = {
   Authentication: 'OAuth 2.0 client credentials: a bearer token for this version.',
   Chambers: 'Chambers: HQs and their subsidiaries.',
   Members: "A chamber's members.",
   Events: "A chamber's events (read only).",
+  Discovery: 'What this version serves: this document, and the OAuth 2.0 authorization server metadata (RFC 8414).',
   Operations: 'For load balancers and monitoring; outside the versioned API.',
 };
 
 export const QUERY_TEXTS: Record<string, ParameterText> = {
   page: { description: 'The page (1 is the first). A page past the last returns `data: []` with the true `meta.total`.' },
   per_page: {
-    description: `Items per page, default ${PER_PAGE_DEFAULT}. A value above ${PER_PAGE_MAX} is clamped to ${PER_PAGE_MAX}, however large; \`meta.per_page\` reports the value in effect.`,
+    description: `Items per page, 1 to ${PER_PAGE_MAX}, default ${PER_PAGE_DEFAULT}. A value above ${PER_PAGE_MAX} is clamped to ${PER_PAGE_MAX}, however large; \`meta.per_page\` reports the value in effect.`,
   },
   'filter[type]': { description: 'Only chambers of this type.' },
   'filter[status]': { description: 'Only items in this status.' },
@@ -95,4 +100,5 @@ export const EXAMPLES: Record<string, unknown> = {
   InsufficientScopeError: { error: 'insufficient_scope', error_description: 'this request needs the write scope; the token has read' },
   Health: { status: 'ok', database: 'ok' },
   HealthUnavailable: { status: 'unavailable', error: 'the database does not answer' },
+  StartingError: STARTING,
 };

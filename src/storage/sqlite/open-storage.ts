@@ -1,5 +1,5 @@
-import { closeSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { accessSync, closeSync, constants, openSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { makeDirs } from '../../files/make-dirs.js';
 import { StartError } from '../start-error.js';
 import { Storage } from './storage.js';
@@ -15,18 +15,44 @@ export function openStorage(dbPath: string, cacheMiB?: number, opts: { mmapMiB?:
     }
     return new Storage(dbPath, { cacheMiB, ...opts });
   } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new StartError(`cannot open the database ${dbPath}: ${describe(reason, err as Error)}`);
+    throw new StartError(`cannot open the database ${dbPath}: ${whyNotOpened(dbPath, err as NodeJS.ErrnoException)}`);
   }
 }
 
-function describe(code: string, err: Error): string {
+/** A write refused by permissions, a read-only file system or an immutable file, as the OS or SQLite says it. */
+const REFUSED = new Set(['EACCES', 'EPERM', 'EROFS', 'SQLITE_CANTOPEN', 'SQLITE_READONLY', 'SQLITE_READONLY_DIRECTORY']);
+
+/** Whether `dir` can be written (and entered) by this process; true when something else is wrong with it. */
+export function isWritableDir(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK | constants.X_OK);
+    return true;
+  } catch (err) {
+    return !['EACCES', 'EPERM', 'EROFS'].includes((err as NodeJS.ErrnoException).code ?? '');
+  }
+}
+
+/**
+ * Why `dbPath` could not be opened, in a few words. A refused write names the directory when
+ * that is what cannot be written: SQLite writes its journal (`NAME-wal`, `NAME-shm`) beside the
+ * database, so a writable file in a read-only directory cannot be opened either, and a new
+ * file cannot be made there. `writable` is `isWritableDir`, or a stand-in in the tests.
+ */
+export function whyNotOpened(dbPath: string, err: NodeJS.ErrnoException, writable: (dir: string) => boolean = isWritableDir): string {
+  const code = err.code ?? err.message;
+  if (REFUSED.has(code)) {
+    if (err.syscall === 'mkdir' && err.path) {
+      // a missing directory of the path that could not be made in its parent
+      const parent = dirname(err.path);
+      return writable(parent) ? `cannot create the directory ${err.path} (permission denied)` : `the directory ${parent} is not writable (to create ${err.path} in it)`;
+    }
+    const dir = dirname(dbPath);
+    if (code === 'SQLITE_READONLY_DIRECTORY' || !writable(dir)) {
+      return `the directory ${dir} is not writable (SQLite needs it for the database's journal, ${basename(dbPath)}-wal)`;
+    }
+    return 'permission denied or not writable';
+  }
   switch (code) {
-    case 'EACCES':
-    case 'EPERM':
-    case 'SQLITE_CANTOPEN':
-    case 'SQLITE_READONLY':
-      return 'permission denied or not writable';
     case 'ENOTDIR':
     case 'EEXIST':
       return 'a path component is not a directory';
@@ -36,4 +62,3 @@ function describe(code: string, err: Error): string {
       return err.message;
   }
 }
-

@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { STARTING } from '../contract/errors.js';
 import { StartError } from '../storage/start-error.js';
 import { requestIdOf } from './logging.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** The body of every answer but `GET /livez` while the server starts (contract/errors.ts, StartingBody). */
-export const STARTING_BODY = JSON.stringify({ error: 'starting', error_description: 'the server is starting; try again in a moment' });
+/** The body of every answer but `GET /livez` while the server starts (the contract's StartingBody). */
+const STARTING_BODY = JSON.stringify(STARTING);
 
 /**
  * The server's address, bound before anything else happens: a start that cannot listen has

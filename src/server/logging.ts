@@ -24,8 +24,11 @@ export function requestIdOf(req: IncomingMessage): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-/** Query parameters whose values are never logged, whatever route they are sent to. */
-const SECRET_PARAMS = /^(client_secret|access_token|refresh_token|token|password|secret)$/i;
+/**
+ * Query parameters whose values are never logged, whatever route they are sent to (none of
+ * ours takes a credential in the query, but a client may send one anyway). Case-insensitive.
+ */
+const SECRET_PARAMS = /^(client_secret|access_token|refresh_token|id_token|token|password|secret|api_key|apikey|api-key)(\[.*\])?$/i;
 
 /** The request's path and query, with the values of secret-looking parameters masked. */
 function loggableUrl(url: string): string {
@@ -42,9 +45,12 @@ function loggableUrl(url: string): string {
  * Authorization header is removed here by configuration, not by remembering to leave it out.
  */
 export const REDACTED_PATHS = [
+  // node gives header names in lower case; pino's paths are case-sensitive
   'req.headers.authorization',
   'req.headers["proxy-authorization"]',
   'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  // the res serializer logs only the status; kept should it ever log headers
   'res.headers["set-cookie"]',
   '*.client_secret',
   '*.clientSecret',

@@ -10,6 +10,7 @@ import { isUnavailable } from '../storage/unavailable.js';
 import { answerWithinDeadline, DeadlinePassed, REQUEST_DEADLINE_MS } from './deadline.js';
 import { requestIdOf } from './logging.js';
 import { registerMetrics } from './metrics.js';
+import type { TrustProxy } from './trust-proxy.js';
 import { authServerMetadata } from './auth/metadata.js';
 import { openApiDocument } from './openapi/document.js';
 import { registerChamberRoutes } from './routes/chambers.js';
@@ -46,6 +47,12 @@ export interface AppOptions extends ServerDeps {
    * documents; else the address it listens on. Never taken from the request's Host header.
    */
   publicUrl?: string;
+  /**
+   * Which peers' `X-Forwarded-For` names the client (serve --trust-proxy, trust-proxy.ts):
+   * `request.ip`, so the address of log lines, audit records and the token endpoint's
+   * failure limit. None by default: the peer's own address.
+   */
+  trustProxy?: TrustProxy;
 }
 
 class BadBody extends Error {
@@ -66,6 +73,7 @@ function parseJson(text: string): unknown {
 export function buildApp(opts: AppOptions): FastifyInstance {
   const app = Fastify({
     logger: opts.logger ?? false,
+    trustProxy: opts.trustProxy ?? false,
     logController: new OneLinePerRequest(opts.logRequests ?? true),
     genReqId: requestIdOf,
     // answered by the onRequest hook below, in the JSON of every other error

@@ -70,7 +70,8 @@ export async function loggerOptions(settings: LogSettings): Promise<FastifyServe
         return {
           method: raw.method,
           url: loggableUrl(raw.url ?? ''),
-          remoteAddress: raw.socket?.remoteAddress,
+          // the client's address as --trust-proxy decides it (by default the peer's)
+          remoteAddress: 'ip' in req ? req.ip : raw.socket?.remoteAddress,
           headers: { ...raw.headers },
         };
       },

@@ -34,6 +34,7 @@ export interface StartOptions {
   metrics?: boolean;
   /** Logs (pino through Fastify): JSON lines or readable text; none when absent. */
   logging?: LogSettings;
+  trustProxy?: Parameters<typeof buildApp>[0]['trustProxy']; // serve --trust-proxy (trust-proxy.ts)
 }
 
 export interface RunningServer {
@@ -173,6 +174,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       publicUrl: opts.publicUrl,
       isClosing: () => closing,
       metrics: opts.metrics,
+      trustProxy: opts.trustProxy,
       ...(opts.logging && { logger: await loggerOptions(opts.logging), logRequests: opts.logging.requests }),
     });
     // Requests still in flight when we stop get `Connection: close`, so their keep-alive

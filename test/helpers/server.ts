@@ -1,4 +1,4 @@
-import { startServer, type RunningServer } from '../../src/server/start.js';
+import { startServer, type RunningServer, type StartOptions } from '../../src/server/start.js';
 import { PgStorage } from '../../src/storage/postgres/pg-storage.js';
 import { Conformance, watchAnswers } from './conformance.js';
 import type { FixtureWriter } from './fixture.js';
@@ -59,6 +59,8 @@ export async function startTestServer(
     /** Every line of the server's log, JSON as pino writes it. */
     rawLog?: (line: string) => void;
     metrics?: boolean;
+    /** serve --trust-proxy, as parseTrustProxy gives it. */
+    trustProxy?: StartOptions['trustProxy'];
   } = {},
 ): Promise<TestServer> {
   const source = `in-process-${process.pid}-${++servers}`;
@@ -74,6 +76,7 @@ export async function startTestServer(
     clientSecret: TEST_CLIENT_SECRET,
     now: opts.now,
     metrics: opts.metrics,
+    trustProxy: opts.trustProxy,
     // always logged: the end of the run scans every line for secrets (run-logs.ts)
     logging: { destination: { write: (line: string) => logTo(opts, source, line) }, format: 'json' as const, requests: true },
   }).catch(async (err: unknown) => {

@@ -107,6 +107,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
 
   acceptHttpMethods(app);
   app.decorateRequest('clientId', ''); // set by requireBearer (declared there)
+  app.decorateRequest('logNote', null); // set by refuse() and for a 503 (declared in logging.ts)
   // An Expect other than 100-continue: node would answer 417 with an empty body.
   app.server.on('checkExpectation', (req, res) => {
     const body = JSON.stringify({ error: `the expectation ${JSON.stringify(req.headers.expect ?? '')} cannot be met; only 100-continue is supported` });
@@ -162,6 +163,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       }
       // The database went away (a restart, a failover) or is too slow: say so, and the client retries.
       const reason = isUnavailable(err) ? err.reason : err.message;
+      request.logNote = { reason };
       request.log.warn({ reason }, 'answered 503: the database is unavailable (%s)', reason);
       reply.header('Retry-After', '1');
       return sendError(reply, 503, 'the database is unavailable; try again shortly');
@@ -224,7 +226,9 @@ export function buildApp(opts: AppOptions): FastifyInstance {
 
 /**
  * A line per request (decisions.md), written when it is answered and holding the request,
- * its status and its time, instead of Fastify's two (incoming, completed).
+ * its status and its time, instead of Fastify's two (incoming, completed); and who made it
+ * (`client_id`, when known) and, for a refusal or a 503, why (`reason`). A refused request
+ * (refuse(): a 401, 403 or 429 of authentication) is a warning, written even with --quiet.
  */
 class OneLinePerRequest extends LogController {
   constructor(private readonly everyRequest: boolean) {
@@ -232,8 +236,18 @@ class OneLinePerRequest extends LogController {
   }
   override incomingRequest(): void {}
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = { req: request, res: reply, responseTime: reply.elapsedTime, ...(error && { err: error }) };
+    const note = request.logNote;
+    const clientId = note?.clientId ?? (request.clientId || undefined);
+    const line = {
+      req: request,
+      res: reply,
+      responseTime: reply.elapsedTime,
+      ...(clientId !== undefined && { client_id: clientId }),
+      ...(note && { reason: note.reason }),
+      ...(error && { err: error }),
+    };
     if (error) reply.log.error(line, 'request completed');
+    else if (note?.refused) reply.log.warn(line, 'request completed');
     else if (this.everyRequest) reply.log.info(line, 'request completed');
   }
 }

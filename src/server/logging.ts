@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Writable } from 'node:stream';
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { TokenFailure } from './metrics.js';
 
 /** Where and how `serve` logs (decisions.md, "A shared deployment"). */
 export interface LogSettings {
@@ -22,6 +23,46 @@ const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 export function requestIdOf(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** What the request's log line says beyond the request and its answer (refuse(), a 503's reason). */
+    logNote: LogNote | null;
+  }
+}
+
+/**
+ * Why a request was refused, as its log line's `reason` says (README, "Logs"): at the token
+ * endpoint, the reasons `/metrics` counts (unknown_client, wrong_secret, revoked_client,
+ * rate_limited) and an HTTP Basic header that does not decode; on a bearer token, its 401s
+ * and the 403 of a read token on a write.
+ */
+export type RefusalReason =
+  | TokenFailure
+  | 'malformed_credentials'
+  | 'missing_token'
+  | 'malformed_token'
+  | 'unknown_token'
+  | 'expired_token'
+  | 'wrong_version'
+  | 'insufficient_scope';
+
+export interface LogNote {
+  /** A refusal's RefusalReason, or why a 503 (what the database did, in words). */
+  reason: string;
+  /** Who was refused, when known: a client id, never a secret. */
+  clientId?: string;
+  /** A 401, 403 or 429 of authentication: its line is a warning, written even with --quiet. */
+  refused?: boolean;
+}
+
+/** The rule of client ids (team/client-id.ts): anything else a caller sends is not logged. */
+const CLIENT_ID = /^[A-Za-z0-9._@-]{1,64}$/;
+
+/** Marks the request refused, for its log line: the reason, and the client id when known. */
+export function refuse(request: FastifyRequest, reason: RefusalReason, clientId?: string): void {
+  request.logNote = { reason, refused: true, ...(clientId !== undefined && CLIENT_ID.test(clientId) && { clientId }) };
 }
 
 /**
@@ -85,6 +126,8 @@ interface LogLine {
   level: number;
   msg?: string;
   reqId?: string;
+  reason?: string;
+  client_id?: string;
   req?: { method?: string; url?: string };
   res?: { statusCode?: number };
   responseTime?: number;
@@ -114,8 +157,10 @@ async function textStream(settings: LogSettings): Promise<{ write(line: string):
     ignore: 'pid,hostname',
     messageFormat: (log) => {
       const l = log as unknown as LogLine;
+      // a refused request: `POST /v2/auth/token 401 31.2ms (wrong_secret, client app)`
+      const why = l.reason ? ` (${l.reason}${l.client_id ? `, client ${l.client_id}` : ''})` : '';
       const what = l.req && l.res && l.responseTime !== undefined
-        ? `${l.req.method} ${l.req.url} ${l.res.statusCode} ${l.responseTime.toFixed(1)}ms`
+        ? `${l.req.method} ${l.req.url} ${l.res.statusCode} ${l.responseTime.toFixed(1)}ms${why}`
         : `${l.msg ?? ''}${l.err?.message && l.err.message !== l.msg ? `: ${l.err.message}` : ''}`;
       return l.reqId ? `${what} [${l.reqId}]` : what;
     },

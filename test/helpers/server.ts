@@ -61,6 +61,8 @@ export async function startTestServer(
     metrics?: boolean;
     /** serve --trust-proxy, as parseTrustProxy gives it. */
     trustProxy?: StartOptions['trustProxy'];
+    /** serve --quiet: no line per request (failures, refusals and the server's own lines only). */
+    quiet?: boolean;
   } = {},
 ): Promise<TestServer> {
   const source = `in-process-${process.pid}-${++servers}`;
@@ -78,7 +80,7 @@ export async function startTestServer(
     metrics: opts.metrics,
     trustProxy: opts.trustProxy,
     // always logged: the end of the run scans every line for secrets (run-logs.ts)
-    logging: { destination: { write: (line: string) => logTo(opts, source, line) }, format: 'json' as const, requests: true },
+    logging: { destination: { write: (line: string) => logTo(opts, source, line) }, format: 'json' as const, requests: !opts.quiet },
   }).catch(async (err: unknown) => {
     await db?.drop();
     throw err;

@@ -3,6 +3,9 @@
 // request, health probes out of the way, credentials redacted wherever a client puts them,
 // and the client's address as --trust-proxy decides it, in the log and in the audit trail.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILURE_LIMIT } from '../../src/server/auth/credential-guard.js';
+import { hashSecret } from '../../src/server/auth/secrets.js';
+import { startServer } from '../../src/server/start.js';
 import { parseTrustProxy } from '../../src/server/trust-proxy.js';
 import { runInProcess } from '../helpers/fake-context.js';
 import { call } from '../helpers/http.js';
@@ -131,5 +134,151 @@ describe('--trust-proxy: the client address of log lines and audit records', () 
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('error: --trust-proxy must be true, false, a number of hops, or addresses and CIDR ranges separated by commas: "10.0.0.0/33": the prefix length must be a number from 1 to 32\n');
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('a refused request names who and why', () => {
+  const tokenRequest = (s: TestServer, clientId: string, clientSecret: string, id: string) =>
+    call(s.baseUrl, 'POST', '/v2/auth/token', { body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }, headers: { 'x-request-id': id } });
+  /** The one line of request `id` in `log`, and the raw text of every line of it. */
+  const lineOf = (log: string[], id: string) => {
+    const own = log.filter((l) => (JSON.parse(l) as LogEntry).reqId === id);
+    expect(own, id).toHaveLength(1);
+    return { entry: JSON.parse(own[0]!) as LogEntry, raw: own[0]! };
+  };
+
+  it('at the token endpoint: the client id and unknown_client, wrong_secret or revoked_client, as a warning, never the secret', async () => {
+    const secret = 'RevokedSecret0123456789abcdefgh';
+    noteSecret(secret);
+    await srv.server.store.addClient('logs-revoked', await hashSecret(secret), 'read', new Date());
+    await srv.server.store.revokeClient('logs-revoked', new Date());
+    const wrong = 'WrongSecret0123456789abcdefghij';
+    noteSecret(wrong);
+    for (const [clientId, clientSecret, id, reason] of [
+      ['nobody-here', wrong, 'refused-unknown', 'unknown_client'],
+      [srv.clientId, wrong, 'refused-wrong', 'wrong_secret'],
+      ['logs-revoked', secret, 'refused-revoked', 'revoked_client'],
+    ] as const) {
+      expect((await tokenRequest(srv, clientId, clientSecret, id)).status).toBe(401);
+      const { entry, raw } = lineOf(lines, id);
+      expect(entry).toMatchObject({ level: 40, msg: 'request completed', client_id: clientId, reason, res: { statusCode: 401 } });
+      expect(raw).not.toContain(clientSecret);
+    }
+  });
+
+  it('an id and a secret sent the wrong way round: the id that is a secret is not logged', async () => {
+    // sent raw: call() would note the "secret" sent (the client id) as one no log line may hold
+    const body = JSON.stringify({ grant_type: 'client_credentials', client_id: srv.clientSecret, client_secret: srv.clientId });
+    const r = await call(srv.baseUrl, 'POST', '/v2/auth/token', { raw: body, headers: { 'content-type': 'application/json', 'x-request-id': 'refused-swapped' } });
+    expect(r.status).toBe(401);
+    const { entry, raw } = lineOf(lines, 'refused-swapped');
+    expect(entry).toMatchObject({ level: 40, reason: 'unknown_client' });
+    expect(entry).not.toHaveProperty('client_id');
+    expect(raw).not.toContain(srv.clientSecret);
+  });
+
+  it('an HTTP Basic header that does not decode: malformed_credentials, no client', async () => {
+    const r = await call(srv.baseUrl, 'POST', '/v2/auth/token', { raw: 'grant_type=client_credentials', headers: { authorization: 'Basic Zm9vYmFy', 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': 'refused-basic' } });
+    expect(r.status).toBe(401);
+    const { entry } = lineOf(lines, 'refused-basic');
+    expect(entry).toMatchObject({ level: 40, reason: 'malformed_credentials' });
+    expect(entry).not.toHaveProperty('client_id');
+  });
+
+  it('on a bearer token: missing, malformed, unknown (no client), issued by v1 (its client); a read token on a write: insufficient_scope', async () => {
+    const readSecret = 'ReadOnlySecret0123456789abcdefg';
+    noteSecret(readSecret);
+    await srv.server.store.addClient('logs-reader', await hashSecret(readSecret), 'read', new Date());
+    const readToken = (await tokenRequest(srv, 'logs-reader', readSecret, 'reader-token')).body.access_token as string;
+    const v1 = await getToken(srv.baseUrl, 'v1');
+    const unknown = 'UnknownToken0123456789abcdefghijklmn';
+    noteSecret(unknown);
+    const cases: [string, Record<string, string>, number, string, string | undefined][] = [
+      ['bearer-missing', {}, 401, 'missing_token', undefined],
+      ['bearer-malformed', { authorization: 'Bearer not a token' }, 401, 'malformed_token', undefined],
+      ['bearer-unknown', { authorization: `Bearer ${unknown}` }, 401, 'unknown_token', undefined],
+      ['bearer-v1', { authorization: `Bearer ${v1}` }, 401, 'wrong_version', srv.clientId],
+    ];
+    for (const [id, headers, status, reason, clientId] of cases) {
+      expect((await call(srv.baseUrl, 'GET', '/v2/chambers?per_page=1', { headers: { ...headers, 'x-request-id': id } })).status, id).toBe(status);
+      const { entry } = lineOf(lines, id);
+      expect(entry, id).toMatchObject({ level: 40, reason, res: { statusCode: status } });
+      expect(entry.client_id, id).toBe(clientId);
+    }
+    const write = await call(srv.baseUrl, 'POST', '/v2/chambers', { token: readToken, body: {}, headers: { 'x-request-id': 'bearer-scope' } });
+    expect(write.status).toBe(403);
+    expect(lineOf(lines, 'bearer-scope').entry).toMatchObject({ level: 40, reason: 'insufficient_scope', client_id: 'logs-reader', res: { statusCode: 403 } });
+    // an accepted request names its client too, at info
+    await call(srv.baseUrl, 'GET', '/v2/chambers?per_page=1', { token: readToken, headers: { 'x-request-id': 'bearer-ok' } });
+    const ok = lineOf(lines, 'bearer-ok').entry;
+    expect(ok).toMatchObject({ level: 30, client_id: 'logs-reader', res: { statusCode: 200 } });
+    expect(ok).not.toHaveProperty('reason');
+  });
+
+  it('an expired token: expired_token and its client; a flood of wrong secrets: rate_limited, naming a known client only', async () => {
+    let skewMs = 0;
+    const own: string[] = [];
+    const s = await startTestServer({ dbPath: ':memory:', seed: 'none', now: () => new Date(Date.now() + skewMs), rawLog: (l) => own.push(l) });
+    try {
+      const t = await getToken(s.baseUrl);
+      skewMs = 2 * 3600_000;
+      expect((await call(s.baseUrl, 'GET', '/v2/chambers', { token: t, headers: { 'x-request-id': 'bearer-expired' } })).status).toBe(401);
+      expect(lineOf(own, 'bearer-expired').entry).toMatchObject({ level: 40, reason: 'expired_token', client_id: s.clientId });
+      const wrong = 'FloodSecret0123456789abcdefghijk';
+      noteSecret(wrong);
+      const answers = await Promise.all(Array.from({ length: FAILURE_LIMIT }, (_, i) => tokenRequest(s, s.clientId, wrong, `flood-${i}`)));
+      expect(answers.every((r) => r.status === 401)).toBe(true);
+      expect((await tokenRequest(s, s.clientId, wrong, 'flood-known')).status).toBe(429);
+      expect((await tokenRequest(s, 'made-up-id', wrong, 'flood-unknown')).status).toBe(429);
+      expect(lineOf(own, 'flood-known').entry).toMatchObject({ level: 40, reason: 'rate_limited', client_id: s.clientId, res: { statusCode: 429 } });
+      const unknown = lineOf(own, 'flood-unknown').entry;
+      expect(unknown).toMatchObject({ level: 40, reason: 'rate_limited', res: { statusCode: 429 } });
+      expect(unknown).not.toHaveProperty('client_id');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('with --quiet, refused requests are still logged, accepted ones are not', async () => {
+    const own: string[] = [];
+    const s = await startTestServer({ dbPath: ':memory:', seed: 'none', quiet: true, rawLog: (l) => own.push(l) });
+    try {
+      const t = await getToken(s.baseUrl);
+      await call(s.baseUrl, 'GET', '/v2/chambers', { token: t, headers: { 'x-request-id': 'quiet-ok' } });
+      await call(s.baseUrl, 'GET', '/v2/chambers', { headers: { 'x-request-id': 'quiet-refused' } });
+      const wrong = 'QuietWrongSecret0123456789abcde';
+      noteSecret(wrong);
+      await tokenRequest(s, s.clientId, wrong, 'quiet-wrong');
+      const requestLines = own.map((l) => JSON.parse(l) as LogEntry).filter((e) => e.req);
+      expect(requestLines.map((e) => [e.reqId, e.level, e.reason])).toEqual([
+        ['quiet-refused', 40, 'missing_token'],
+        ['quiet-wrong', 40, 'wrong_secret'],
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('reads as text on a terminal: the reason and the client after the status', async () => {
+    const text: string[] = [];
+    const server = await startServer({
+      host: '127.0.0.1',
+      port: 0,
+      dbPath: ':memory:',
+      seed: 'none',
+      clientId: 'text-client',
+      clientSecret: 'TextClientSecret0123456789abcd',
+      logging: { destination: { write: (l: string) => text.push(l) }, format: 'text', requests: true, colour: false },
+    });
+    noteSecret('TextClientSecret0123456789abcd');
+    try {
+      const wrong = 'TextWrongSecret0123456789abcdef';
+      noteSecret(wrong);
+      await call(server.baseUrl, 'POST', '/v2/auth/token', { body: { grant_type: 'client_credentials', client_id: 'text-client', client_secret: wrong }, headers: { 'x-request-id': 'tty-refused' } });
+      const written = text.join('').split('\n').filter((l) => l.includes('tty-refused'));
+      expect(written).toEqual([expect.stringMatching(/^\[\d\d:\d\d:\d\d\] WARN: POST \/v2\/auth\/token 401 \d+\.\dms \(wrong_secret, client text-client\) \[tty-refused\]$/)]);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -192,8 +192,22 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   // one per server: the failure limit and the remembered credentials span both versions
   const guard = new CredentialGuard(() => opts.now().getTime());
 
-  app.get('/healthz', async (_request, reply) => {
-    if (await answersWithin(opts.store.ping(), HEALTH_TIMEOUT_MS)) return { status: 'ok', database: 'ok' } satisfies HealthOk;
+  // A change of state is logged once (the probes that answer 200 are debug lines): what an
+  // operator wants to read is when the instance left the rotation and when it came back.
+  let unavailableSince: number | undefined; // performance.now(); undefined while ok, as at start
+  app.get('/healthz', async (request, reply) => {
+    if (await answersWithin(opts.store.ping(), HEALTH_TIMEOUT_MS)) {
+      if (unavailableSince !== undefined) {
+        const seconds = ((performance.now() - unavailableSince) / 1000).toFixed(1);
+        unavailableSince = undefined;
+        request.log.info({ health: 'ok' }, 'readiness (/healthz) is ok again after %s s: the database answers', seconds);
+      }
+      return { status: 'ok', database: 'ok' } satisfies HealthOk;
+    }
+    if (unavailableSince === undefined) {
+      unavailableSince = performance.now();
+      request.log.warn({ health: 'unavailable' }, 'readiness (/healthz) is unavailable: the database does not answer within %d s', HEALTH_TIMEOUT_MS / 1000);
+    }
     const body: HealthUnavailable = { status: 'unavailable', error: 'the database does not answer' };
     return reply.code(503).type('application/json; charset=utf-8').header('Retry-After', '1').send(body);
   });
@@ -224,11 +238,15 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   return app;
 }
 
+/** The health probes: their lines are debug while they answer 200. */
+const PROBES = new Set(['/healthz', '/livez']);
+
 /**
  * A line per request (decisions.md), written when it is answered and holding the request,
  * its status and its time, instead of Fastify's two (incoming, completed); and who made it
  * (`client_id`, when known) and, for a refusal or a 503, why (`reason`). A refused request
- * (refuse(): a 401, 403 or 429 of authentication) is a warning, written even with --quiet.
+ * (refuse(): a 401, 403 or 429 of authentication) is a warning, written even with --quiet;
+ * a health probe that answers 200 a debug line.
  */
 class OneLinePerRequest extends LogController {
   constructor(private readonly everyRequest: boolean) {
@@ -248,7 +266,10 @@ class OneLinePerRequest extends LogController {
     };
     if (error) reply.log.error(line, 'request completed');
     else if (note?.refused) reply.log.warn(line, 'request completed');
-    else if (this.everyRequest) reply.log.info(line, 'request completed');
+    else if (!this.everyRequest) return;
+    // a load balancer's or an orchestrator's probe every few seconds: seen at debug level only
+    else if (reply.statusCode === 200 && PROBES.has(request.routeOptions.url ?? '')) reply.log.debug(line, 'request completed');
+    else reply.log.info(line, 'request completed');
   }
 }
 

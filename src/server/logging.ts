@@ -14,6 +14,8 @@ export interface LogSettings {
   requests: boolean;
   /** Colour in text lines (a terminal that supports it). */
   colour?: boolean;
+  /** The lowest level written: `info` (serve's), or `debug`, which adds the lines of health probes that answer 200. */
+  level?: 'debug' | 'info';
 }
 
 /** 1–128 visible ASCII characters (decisions.md); anything else is replaced. */
@@ -103,7 +105,7 @@ export const REDACTED_PATHS = [
 /** Fastify's logger options for these settings: pino, JSON lines or readable text. */
 export async function loggerOptions(settings: LogSettings): Promise<FastifyServerOptions['logger']> {
   return {
-    level: 'info',
+    level: settings.level ?? 'info',
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: {
       req: (req: FastifyRequest | IncomingMessage) => {

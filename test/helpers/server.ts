@@ -63,6 +63,8 @@ export async function startTestServer(
     trustProxy?: StartOptions['trustProxy'];
     /** serve --quiet: no line per request (failures, refusals and the server's own lines only). */
     quiet?: boolean;
+    /** `debug` adds the lines of health probes that answer 200. */
+    logLevel?: 'debug' | 'info';
   } = {},
 ): Promise<TestServer> {
   const source = `in-process-${process.pid}-${++servers}`;
@@ -80,7 +82,7 @@ export async function startTestServer(
     metrics: opts.metrics,
     trustProxy: opts.trustProxy,
     // always logged: the end of the run scans every line for secrets (run-logs.ts)
-    logging: { destination: { write: (line: string) => logTo(opts, source, line) }, format: 'json' as const, requests: !opts.quiet },
+    logging: { destination: { write: (line: string) => logTo(opts, source, line) }, format: 'json' as const, requests: !opts.quiet, level: opts.logLevel },
   }).catch(async (err: unknown) => {
     await db?.drop();
     throw err;

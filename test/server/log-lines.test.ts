@@ -7,6 +7,7 @@ import { FAILURE_LIMIT } from '../../src/server/auth/credential-guard.js';
 import { hashSecret } from '../../src/server/auth/secrets.js';
 import { startServer } from '../../src/server/start.js';
 import { parseTrustProxy } from '../../src/server/trust-proxy.js';
+import { StorageUnavailable } from '../../src/storage/unavailable.js';
 import { runInProcess } from '../helpers/fake-context.js';
 import { call } from '../helpers/http.js';
 import { noteSecret } from '../helpers/run-logs.js';
@@ -279,6 +280,60 @@ describe('a refused request names who and why', () => {
       expect(written).toEqual([expect.stringMatching(/^\[\d\d:\d\d:\d\d\] WARN: POST \/v2\/auth\/token 401 \d+\.\dms \(wrong_secret, client text-client\) \[tty-refused\]$/)]);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('health probes', () => {
+  it('answering 200, /healthz and /livez write no line at the default level; other paths do', async () => {
+    for (const [method, path] of [['GET', '/healthz'], ['HEAD', '/healthz'], ['GET', '/livez'], ['HEAD', '/livez']] as const) {
+      const id = `probe-${method}-${path.slice(1)}`;
+      expect((await call(srv.baseUrl, method, path, { headers: { 'x-request-id': id } })).status).toBe(200);
+      expect(ofRequest(id), id).toEqual([]);
+    }
+    await call(srv.baseUrl, 'GET', '/livez/nowhere', { headers: { 'x-request-id': 'probe-404' } });
+    expect(ofRequest('probe-404')).toMatchObject([{ level: 30, res: { statusCode: 404 } }]);
+  });
+
+  it('their lines are debug lines, written at that level', async () => {
+    const own: string[] = [];
+    const s = await startTestServer({ dbPath: ':memory:', seed: 'none', logLevel: 'debug', rawLog: (l) => own.push(l) });
+    try {
+      await call(s.baseUrl, 'GET', '/healthz', { headers: { 'x-request-id': 'probe-debug-1' } });
+      await call(s.baseUrl, 'GET', '/livez', { headers: { 'x-request-id': 'probe-debug-2' } });
+      const probes = own.map((l) => JSON.parse(l) as LogEntry).filter((e) => e.reqId?.startsWith('probe-debug'));
+      expect(probes.map((e) => [e.level, e.req!.url, e.res!.statusCode])).toEqual([
+        [20, '/healthz', 200],
+        [20, '/livez', 200],
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a change of /healthz's state is logged once: a warning when it turns unavailable, info when it is ok again", async () => {
+    const own: string[] = [];
+    const s = await startTestServer({ dbPath: ':memory:', seed: 'none', rawLog: (l) => own.push(l) });
+    const store = s.server.store as unknown as Record<string, unknown>;
+    try {
+      const probe = async (n: number) => (await call(s.baseUrl, 'GET', '/healthz', { headers: { 'x-request-id': `health-${n}` } })).status;
+      expect(await probe(1)).toBe(200);
+      store.ping = () => Promise.reject(new StorageUnavailable('connection refused'));
+      expect([await probe(2), await probe(3), await probe(4)]).toEqual([503, 503, 503]);
+      delete store.ping;
+      expect([await probe(5), await probe(6)]).toEqual([200, 200]);
+      const logged = own.map((l) => JSON.parse(l) as LogEntry & { health?: string }).filter((e) => e.reqId?.startsWith('health-'));
+      expect(logged.map((e) => [e.reqId, e.level, e.msg.replace(/after [\d.]+ s/, 'after N s')])).toEqual([
+        ['health-2', 40, 'readiness (/healthz) is unavailable: the database does not answer within 2 s'],
+        ['health-2', 30, 'request completed'],
+        ['health-3', 30, 'request completed'],
+        ['health-4', 30, 'request completed'],
+        ['health-5', 30, 'readiness (/healthz) is ok again after N s: the database answers'],
+      ]);
+      expect(logged.filter((e) => e.msg === 'request completed').map((e) => e.res!.statusCode)).toEqual([503, 503, 503]);
+    } finally {
+      delete store.ping;
+      await s.close();
     }
   });
 });

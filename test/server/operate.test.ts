@@ -43,7 +43,8 @@ describe('request ids', () => {
   it('replaces one that is empty, too long or not visible ASCII, and makes one when there is none', async () => {
     const seen = new Set<string>();
     for (const given of ['', 'x'.repeat(129), 'two words', 'naïve', undefined]) {
-      const r = await call(srv.baseUrl, 'GET', '/livez', given === undefined ? {} : { headers: { 'x-request-id': given } });
+      // not /livez: a probe's 200 is a debug line, not written at serve's level
+      const r = await call(srv.baseUrl, 'GET', '/.well-known/oauth-authorization-server/v2', given === undefined ? {} : { headers: { 'x-request-id': given } });
       const id = r.headers.get('x-request-id')!;
       expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(seen.has(id)).toBe(false);
@@ -148,9 +149,9 @@ describe('readable text on a terminal', () => {
       logging: { destination: { write: (s: string) => text.push(s) }, format: 'text', requests: true, colour: false },
     });
     try {
-      await call(server.baseUrl, 'GET', '/livez', { headers: { 'x-request-id': 'tty-1' } });
+      await call(server.baseUrl, 'GET', '/.well-known/oauth-authorization-server/v2', { headers: { 'x-request-id': 'tty-1' } });
       const written = text.join('').split('\n').filter(Boolean);
-      expect(written.filter((l) => l.includes('tty-1'))).toEqual([expect.stringMatching(/^\[\d\d:\d\d:\d\d\] INFO: GET \/livez 200 \d+\.\dms \[tty-1\]$/)]);
+      expect(written.filter((l) => l.includes('tty-1'))).toEqual([expect.stringMatching(/^\[\d\d:\d\d:\d\d\] INFO: GET \/\.well-known\/oauth-authorization-server\/v2 200 \d+\.\dms \[tty-1\]$/)]);
       expect(written.every((l) => !l.startsWith('{'))).toBe(true);
     } finally {
       await server.close();

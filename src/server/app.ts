@@ -8,7 +8,7 @@ import { registerDocs } from './docs.js';
 import { sendError, sendOAuthError } from './errors.js';
 import { isUnavailable } from '../storage/unavailable.js';
 import { answerWithinDeadline, DeadlinePassed, REQUEST_DEADLINE_MS } from './deadline.js';
-import { requestIdOf } from './logging.js';
+import { OutageWarnings, requestIdOf } from './logging.js';
 import { registerMetrics } from './metrics.js';
 import type { TrustProxy } from './trust-proxy.js';
 import { authServerMetadata } from './auth/metadata.js';
@@ -141,6 +141,8 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   });
 
   answerWithinDeadline(app);
+  const outage = new OutageWarnings(app.log);
+  app.addHook('onClose', async () => outage.close());
   if (opts.metrics) {
     const metrics = registerMetrics(app, opts.store);
     methodNotAllowed(app, '/metrics', ['GET']);
@@ -164,7 +166,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       // The database went away (a restart, a failover) or is too slow: say so, and the client retries.
       const reason = isUnavailable(err) ? err.reason : err.message;
       request.logNote = { reason };
-      request.log.warn({ reason }, 'answered 503: the database is unavailable (%s)', reason);
+      outage.answered503(request.log, reason);
       reply.header('Retry-After', '1');
       return sendError(reply, 503, 'the database is unavailable; try again shortly');
     } else if (request.raw.aborted || err.code === 'ECONNRESET') {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Writable } from 'node:stream';
-import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { TokenFailure } from './metrics.js';
 
 /** Where and how `serve` logs (decisions.md, "A shared deployment"). */
@@ -65,6 +65,57 @@ const CLIENT_ID = /^[A-Za-z0-9._@-]{1,64}$/;
 /** Marks the request refused, for its log line: the reason, and the client id when known. */
 export function refuse(request: FastifyRequest, reason: RefusalReason, clientId?: string): void {
   request.logNote = { reason, refused: true, ...(clientId !== undefined && CLIENT_ID.test(clientId) && { clientId }) };
+}
+
+/**
+ * The warnings of an outage, at most one a second however many requests it fails: the
+ * first 503 for the database is a warning of its own (under its request's id), and the 503s
+ * after it are counted and told once a second, with the reason most of them had, while they
+ * go on: `the database is unavailable (no answer in time): 17 requests answered 503 in the
+ * last second`. `requests` on each line is the number of 503s it stands for; each request's
+ * own line still has its status and reason.
+ */
+export class OutageWarnings {
+  #timer: NodeJS.Timeout | undefined;
+  readonly #counts = new Map<string, number>();
+
+  constructor(
+    private readonly log: FastifyBaseLogger,
+    private readonly everyMs = 1000,
+  ) {}
+
+  /** A request answered 503 because the database is unavailable, for `reason`. */
+  answered503(requestLog: FastifyBaseLogger, reason: string): void {
+    if (this.#timer === undefined) {
+      requestLog.warn({ reason, requests: 1 }, 'answered 503: the database is unavailable (%s)', reason);
+      this.#timer = setTimeout(() => this.#tell(), this.everyMs).unref();
+      return;
+    }
+    this.#counts.set(reason, (this.#counts.get(reason) ?? 0) + 1);
+  }
+
+  /** The server stops: what was counted is told now. */
+  close(): void {
+    clearTimeout(this.#timer);
+    this.#tell(false);
+  }
+
+  #tell(again = true): void {
+    this.#timer = undefined;
+    if (this.#counts.size === 0) return; // quiet for a second: the next 503 is told at once
+    const requests = [...this.#counts.values()].reduce((a, b) => a + b, 0);
+    const [reason] = [...this.#counts].reduce((a, b) => (b[1] > a[1] ? b : a));
+    const reasons = this.#counts.size > 1 ? { reasons: Object.fromEntries(this.#counts) } : {};
+    this.#counts.clear();
+    this.log.warn(
+      { reason, requests, ...reasons },
+      'the database is unavailable (%s): %d request%s answered 503 in the last second',
+      reason,
+      requests,
+      requests === 1 ? '' : 's',
+    );
+    if (again) this.#timer = setTimeout(() => this.#tell(), this.everyMs).unref();
+  }
 }
 
 /**

@@ -2,7 +2,7 @@
 // configuration"): who was refused and why, one outage warning a second rather than one a
 // request, health probes out of the way, credentials redacted wherever a client puts them,
 // and the client's address as --trust-proxy decides it, in the log and in the audit trail.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FAILURE_LIMIT } from '../../src/server/auth/credential-guard.js';
 import { hashSecret } from '../../src/server/auth/secrets.js';
 import { startServer } from '../../src/server/start.js';
@@ -333,6 +333,58 @@ describe('health probes', () => {
       expect(logged.filter((e) => e.msg === 'request completed').map((e) => e.res!.statusCode)).toEqual([503, 503, 503]);
     } finally {
       delete store.ping;
+      await s.close();
+    }
+  });
+});
+
+describe('an outage: one warning a second, with the number of 503s it stands for', () => {
+  it('the first 503 is a warning under its request id; those within the next second are one warning with their count and reasons', async () => {
+    const own: string[] = [];
+    const s = await startTestServer({ dbPath: ':memory:', seed: 'none', rawLog: (l) => own.push(l) });
+    const store = s.server.store as unknown as Record<string, unknown>;
+    type Warning = LogEntry & { requests?: number; reasons?: Record<string, number> };
+    const warnings = () => own.map((l) => JSON.parse(l) as Warning).filter((e) => e.level === 40 && e.requests !== undefined);
+    try {
+      const t = await getToken(s.baseUrl);
+      let n = 0;
+      // 'no answer in time' for two requests of three, 'connection refused' for the third
+      store.listChambers = () => Promise.reject(new StorageUnavailable(n++ % 3 === 2 ? 'connection refused' : 'no answer in time'));
+      const list = (id: string) => call(s.baseUrl, 'GET', '/v2/chambers', { token: t, headers: { 'x-request-id': id } });
+      expect((await list('outage-0')).status).toBe(503);
+      expect(warnings()).toMatchObject([{ reqId: 'outage-0', reason: 'no answer in time', requests: 1, msg: 'answered 503: the database is unavailable (no answer in time)' }]);
+
+      const answers = await Promise.all(Array.from({ length: 17 }, (_, i) => list(`outage-${i + 1}`)));
+      expect(answers.map((r) => r.status)).toEqual(answers.map(() => 503));
+      expect(warnings()).toHaveLength(1); // nothing more within the second
+      await vi.waitFor(() => expect(warnings()).toHaveLength(2), { timeout: 1500, interval: 20 });
+      const [, second] = warnings();
+      expect(second).toMatchObject({
+        reason: 'no answer in time',
+        requests: 17,
+        reasons: { 'no answer in time': 11, 'connection refused': 6 },
+        msg: 'the database is unavailable (no answer in time): 17 requests answered 503 in the last second',
+      });
+      expect(second).not.toHaveProperty('reqId');
+      // and every request still has its own line, with its status and reason
+      const requestLines = own.map((l) => JSON.parse(l) as LogEntry).filter((e) => e.reqId?.startsWith('outage-') && e.msg === 'request completed');
+      expect(requestLines).toHaveLength(18);
+      expect(requestLines.every((e) => e.level === 30 && e.res!.statusCode === 503 && e.reason !== undefined)).toBe(true);
+
+      // a second without a 503: the next one is a warning of its own at once
+      await new Promise((r) => setTimeout(r, 1100));
+      expect(warnings()).toHaveLength(2);
+      await list('outage-later');
+      expect(warnings()).toHaveLength(3);
+      expect(warnings()[2]).toMatchObject({ reqId: 'outage-later', requests: 1 });
+      // counted when the server stops before the second is over: told then
+      await list('outage-last');
+      await s.close();
+      expect(warnings()).toHaveLength(4);
+      expect(warnings()[3]).toMatchObject({ reason: 'no answer in time', requests: 1, msg: 'the database is unavailable (no answer in time): 1 request answered 503 in the last second' });
+      expect(warnings().reduce((sum, w) => sum + w.requests!, 0)).toBe(20);
+    } finally {
+      delete store.listChambers;
       await s.close();
     }
   });

@@ -8,8 +8,9 @@ import { registerDocs } from './docs.js';
 import { sendError, sendOAuthError } from './errors.js';
 import { isUnavailable } from '../storage/unavailable.js';
 import { answerWithinDeadline, DeadlinePassed, REQUEST_DEADLINE_MS } from './deadline.js';
-import { requestIdOf } from './logging.js';
+import { OutageWarnings, requestIdOf } from './logging.js';
 import { registerMetrics } from './metrics.js';
+import type { TrustProxy } from './trust-proxy.js';
 import { authServerMetadata } from './auth/metadata.js';
 import { openApiDocument } from './openapi/document.js';
 import { registerChamberRoutes } from './routes/chambers.js';
@@ -50,6 +51,12 @@ export interface AppOptions extends ServerDeps {
    * documents; else the address it listens on. Never taken from the request's Host header.
    */
   publicUrl?: string;
+  /**
+   * Which peers' `X-Forwarded-For` names the client (serve --trust-proxy, trust-proxy.ts):
+   * `request.ip`, so the address of log lines, audit records and the token endpoint's
+   * failure limit. None by default: the peer's own address.
+   */
+  trustProxy?: TrustProxy;
 }
 
 class BadBody extends Error {
@@ -71,6 +78,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   const app = Fastify({
     ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ?? false }),
     ...(opts.serverFactory && { serverFactory: opts.serverFactory }),
+    trustProxy: opts.trustProxy ?? false,
     logController: new OneLinePerRequest(opts.logRequests ?? true),
     genReqId: requestIdOf,
     // answered by the onRequest hook below, in the JSON of every other error
@@ -104,6 +112,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
 
   acceptHttpMethods(app);
   app.decorateRequest('clientId', ''); // set by requireBearer (declared there)
+  app.decorateRequest('logNote', null); // set by refuse() and for a 503 (declared in logging.ts)
   // An Expect other than 100-continue: node would answer 417 with an empty body.
   app.server.on('checkExpectation', (req, res) => {
     const body = JSON.stringify({ error: `the expectation ${JSON.stringify(req.headers.expect ?? '')} cannot be met; only 100-continue is supported` });
@@ -137,6 +146,8 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   });
 
   answerWithinDeadline(app);
+  const outage = new OutageWarnings(app.log);
+  app.addHook('onClose', async () => outage.close());
   if (opts.metrics) {
     const metrics = registerMetrics(app, opts.store);
     methodNotAllowed(app, '/metrics', ['GET']);
@@ -159,7 +170,8 @@ export function buildApp(opts: AppOptions): FastifyInstance {
       }
       // The database went away (a restart, a failover) or is too slow: say so, and the client retries.
       const reason = isUnavailable(err) ? err.reason : err.message;
-      request.log.warn({ reason }, 'answered 503: the database is unavailable (%s)', reason);
+      request.logNote = { reason };
+      outage.answered503(request.log, reason);
       reply.header('Retry-After', '1');
       return sendError(reply, 503, 'the database is unavailable; try again shortly');
     } else if (request.raw.aborted || err.code === 'ECONNRESET') {
@@ -187,8 +199,22 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   // one per server: the failure limit and the remembered credentials span both versions
   const guard = new CredentialGuard(() => opts.now().getTime());
 
-  app.get('/healthz', async (_request, reply) => {
-    if (await answersWithin(opts.store.ping(), HEALTH_TIMEOUT_MS)) return { status: 'ok', database: 'ok' } satisfies HealthOk;
+  // A change of state is logged once (the probes that answer 200 are debug lines): what an
+  // operator wants to read is when the instance left the rotation and when it came back.
+  let unavailableSince: number | undefined; // performance.now(); undefined while ok, as at start
+  app.get('/healthz', async (request, reply) => {
+    if (await answersWithin(opts.store.ping(), HEALTH_TIMEOUT_MS)) {
+      if (unavailableSince !== undefined) {
+        const seconds = ((performance.now() - unavailableSince) / 1000).toFixed(1);
+        unavailableSince = undefined;
+        request.log.info({ health: 'ok' }, 'readiness (/healthz) is ok again after %s s: the database answers', seconds);
+      }
+      return { status: 'ok', database: 'ok' } satisfies HealthOk;
+    }
+    if (unavailableSince === undefined) {
+      unavailableSince = performance.now();
+      request.log.warn({ health: 'unavailable' }, 'readiness (/healthz) is unavailable: the database does not answer within %d s', HEALTH_TIMEOUT_MS / 1000);
+    }
     const body: HealthUnavailable = { status: 'unavailable', error: 'the database does not answer' };
     return reply.code(503).type('application/json; charset=utf-8').header('Retry-After', '1').send(body);
   });
@@ -219,9 +245,15 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   return app;
 }
 
+/** The health probes: their lines are debug while they answer 200. */
+const PROBES = new Set(['/healthz', '/livez']);
+
 /**
  * A line per request (decisions.md), written when it is answered and holding the request,
- * its status and its time, instead of Fastify's two (incoming, completed).
+ * its status and its time, instead of Fastify's two (incoming, completed); and who made it
+ * (`client_id`, when known) and, for a refusal or a 503, why (`reason`). A refused request
+ * (refuse(): a 401, 403 or 429 of authentication) is a warning, written even with --quiet;
+ * a health probe that answers 200 a debug line.
  */
 class OneLinePerRequest extends LogController {
   constructor(private readonly everyRequest: boolean) {
@@ -229,9 +261,22 @@ class OneLinePerRequest extends LogController {
   }
   override incomingRequest(): void {}
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = { req: request, res: reply, responseTime: reply.elapsedTime, ...(error && { err: error }) };
+    const note = request.logNote;
+    const clientId = note?.clientId ?? (request.clientId || undefined);
+    const line = {
+      req: request,
+      res: reply,
+      responseTime: reply.elapsedTime,
+      ...(clientId !== undefined && { client_id: clientId }),
+      ...(note && { reason: note.reason }),
+      ...(error && { err: error }),
+    };
     if (error) reply.log.error(line, 'request completed');
-    else if (this.everyRequest) reply.log.info(line, 'request completed');
+    else if (note?.refused) reply.log.warn(line, 'request completed');
+    else if (!this.everyRequest) return;
+    // a load balancer's or an orchestrator's probe every few seconds: seen at debug level only
+    else if (reply.statusCode === 200 && PROBES.has(request.routeOptions.url ?? '')) reply.log.debug(line, 'request completed');
+    else reply.log.info(line, 'request completed');
   }
 }
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Writable } from 'node:stream';
-import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { TokenFailure } from './metrics.js';
 
 /** Where and how `serve` logs (decisions.md, "A shared deployment"). */
 export interface LogSettings {
@@ -13,6 +14,8 @@ export interface LogSettings {
   requests: boolean;
   /** Colour in text lines (a terminal that supports it). */
   colour?: boolean;
+  /** The lowest level written: `info` (serve's), or `debug`, which adds the lines of health probes that answer 200. */
+  level?: 'debug' | 'info';
 }
 
 /** 1–128 visible ASCII characters (decisions.md); anything else is replaced. */
@@ -24,8 +27,102 @@ export function requestIdOf(req: IncomingMessage): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-/** Query parameters whose values are never logged, whatever route they are sent to. */
-const SECRET_PARAMS = /^(client_secret|access_token|refresh_token|token|password|secret)$/i;
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** What the request's log line says beyond the request and its answer (refuse(), a 503's reason). */
+    logNote: LogNote | null;
+  }
+}
+
+/**
+ * Why a request was refused, as its log line's `reason` says (README, "Logs"): at the token
+ * endpoint, the reasons `/metrics` counts (unknown_client, wrong_secret, revoked_client,
+ * rate_limited) and an HTTP Basic header that does not decode; on a bearer token, its 401s
+ * and the 403 of a read token on a write.
+ */
+export type RefusalReason =
+  | TokenFailure
+  | 'malformed_credentials'
+  | 'missing_token'
+  | 'malformed_token'
+  | 'unknown_token'
+  | 'expired_token'
+  | 'wrong_version'
+  | 'insufficient_scope';
+
+export interface LogNote {
+  /** A refusal's RefusalReason, or why a 503 (what the database did, in words). */
+  reason: string;
+  /** Who was refused, when known: a client id, never a secret. */
+  clientId?: string;
+  /** A 401, 403 or 429 of authentication: its line is a warning, written even with --quiet. */
+  refused?: boolean;
+}
+
+/** The rule of client ids (team/client-id.ts): anything else a caller sends is not logged. */
+const CLIENT_ID = /^[A-Za-z0-9._@-]{1,64}$/;
+
+/** Marks the request refused, for its log line: the reason, and the client id when known. */
+export function refuse(request: FastifyRequest, reason: RefusalReason, clientId?: string): void {
+  request.logNote = { reason, refused: true, ...(clientId !== undefined && CLIENT_ID.test(clientId) && { clientId }) };
+}
+
+/**
+ * The warnings of an outage, at most one a second however many requests it fails: the
+ * first 503 for the database is a warning of its own (under its request's id), and the 503s
+ * after it are counted and told once a second, with the reason most of them had, while they
+ * go on: `the database is unavailable (no answer in time): 17 requests answered 503 in the
+ * last second`. `requests` on each line is the number of 503s it stands for; each request's
+ * own line still has its status and reason.
+ */
+export class OutageWarnings {
+  #timer: NodeJS.Timeout | undefined;
+  readonly #counts = new Map<string, number>();
+
+  constructor(
+    private readonly log: FastifyBaseLogger,
+    private readonly everyMs = 1000,
+  ) {}
+
+  /** A request answered 503 because the database is unavailable, for `reason`. */
+  answered503(requestLog: FastifyBaseLogger, reason: string): void {
+    if (this.#timer === undefined) {
+      requestLog.warn({ reason, requests: 1 }, 'answered 503: the database is unavailable (%s)', reason);
+      this.#timer = setTimeout(() => this.#tell(), this.everyMs).unref();
+      return;
+    }
+    this.#counts.set(reason, (this.#counts.get(reason) ?? 0) + 1);
+  }
+
+  /** The server stops: what was counted is told now. */
+  close(): void {
+    clearTimeout(this.#timer);
+    this.#tell(false);
+  }
+
+  #tell(again = true): void {
+    this.#timer = undefined;
+    if (this.#counts.size === 0) return; // quiet for a second: the next 503 is told at once
+    const requests = [...this.#counts.values()].reduce((a, b) => a + b, 0);
+    const [reason] = [...this.#counts].reduce((a, b) => (b[1] > a[1] ? b : a));
+    const reasons = this.#counts.size > 1 ? { reasons: Object.fromEntries(this.#counts) } : {};
+    this.#counts.clear();
+    this.log.warn(
+      { reason, requests, ...reasons },
+      'the database is unavailable (%s): %d request%s answered 503 in the last second',
+      reason,
+      requests,
+      requests === 1 ? '' : 's',
+    );
+    if (again) this.#timer = setTimeout(() => this.#tell(), this.everyMs).unref();
+  }
+}
+
+/**
+ * Query parameters whose values are never logged, whatever route they are sent to (none of
+ * ours takes a credential in the query, but a client may send one anyway). Case-insensitive.
+ */
+const SECRET_PARAMS = /^(client_secret|access_token|refresh_token|id_token|token|password|secret|api_key|apikey|api-key)(\[.*\])?$/i;
 
 /** The request's path and query, with the values of secret-looking parameters masked. */
 function loggableUrl(url: string): string {
@@ -42,9 +139,12 @@ function loggableUrl(url: string): string {
  * Authorization header is removed here by configuration, not by remembering to leave it out.
  */
 export const REDACTED_PATHS = [
+  // node gives header names in lower case; pino's paths are case-sensitive
   'req.headers.authorization',
   'req.headers["proxy-authorization"]',
   'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  // the res serializer logs only the status; kept should it ever log headers
   'res.headers["set-cookie"]',
   '*.client_secret',
   '*.clientSecret',
@@ -56,7 +156,7 @@ export const REDACTED_PATHS = [
 /** Fastify's logger options for these settings: pino, JSON lines or readable text. */
 export async function loggerOptions(settings: LogSettings): Promise<FastifyServerOptions['logger']> {
   return {
-    level: 'info',
+    level: settings.level ?? 'info',
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: {
       req: (req: FastifyRequest | IncomingMessage) => {
@@ -64,7 +164,8 @@ export async function loggerOptions(settings: LogSettings): Promise<FastifyServe
         return {
           method: raw.method,
           url: loggableUrl(raw.url ?? ''),
-          remoteAddress: raw.socket?.remoteAddress,
+          // the client's address as --trust-proxy decides it (by default the peer's)
+          remoteAddress: 'ip' in req ? req.ip : raw.socket?.remoteAddress,
           headers: { ...raw.headers },
         };
       },
@@ -78,6 +179,8 @@ interface LogLine {
   level: number;
   msg?: string;
   reqId?: string;
+  reason?: string;
+  client_id?: string;
   req?: { method?: string; url?: string };
   res?: { statusCode?: number };
   responseTime?: number;
@@ -107,8 +210,10 @@ async function textStream(settings: LogSettings): Promise<{ write(line: string):
     ignore: 'pid,hostname',
     messageFormat: (log) => {
       const l = log as unknown as LogLine;
+      // a refused request: `POST /v2/auth/token 401 31.2ms (wrong_secret, client app)`
+      const why = l.reason ? ` (${l.reason}${l.client_id ? `, client ${l.client_id}` : ''})` : '';
       const what = l.req && l.res && l.responseTime !== undefined
-        ? `${l.req.method} ${l.req.url} ${l.res.statusCode} ${l.responseTime.toFixed(1)}ms`
+        ? `${l.req.method} ${l.req.url} ${l.res.statusCode} ${l.responseTime.toFixed(1)}ms${why}`
         : `${l.msg ?? ''}${l.err?.message && l.err.message !== l.msg ? `: ${l.err.message}` : ''}`;
       return l.reqId ? `${what} [${l.reqId}]` : what;
     },

@@ -34,6 +34,7 @@ export interface StartOptions {
   metrics?: boolean;
   /** Logs (pino through Fastify): JSON lines or readable text; none when absent. */
   logging?: LogSettings;
+  trustProxy?: Parameters<typeof buildApp>[0]['trustProxy']; // serve --trust-proxy (trust-proxy.ts)
   /** The logger made by serverLogger(logging), when the caller logs before the server starts. */
   logger?: Logger;
   /**
@@ -181,6 +182,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       publicUrl: opts.publicUrl,
       isClosing: () => closing,
       metrics: opts.metrics,
+      trustProxy: opts.trustProxy,
       ...(opts.logging && { loggerInstance: opts.logger ?? (await serverLogger(opts.logging)), logRequests: opts.logging.requests }),
       // the address bound above is the app's server; its timeouts are what Fastify would set
       serverFactory: (handler, fastifyOpts) => {

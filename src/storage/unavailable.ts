@@ -23,13 +23,18 @@ export const isUnavailable = (err: unknown): err is StorageUnavailable => err in
  * be reached or does not answer in time (the texts are pg's and pg-pool's own), with the
  * reason given for each.
  */
+/** pg-pool's queue timed out: every connection was busy (reportingUnavailable tells why). */
+const NO_FREE_CONNECTION = 'no free connection in time';
+/** No answer from the database: a statement's query_timeout, or a pool wait it never ended. */
+const NO_ANSWER = 'no answer in time';
+
 const PG_MESSAGES: [RegExp, string][] = [
   // pg-pool: every connection busy for connectionTimeoutMillis
-  [/^timeout exceeded when trying to connect$/, 'no free connection in time'],
+  [/^timeout exceeded when trying to connect$/, NO_FREE_CONNECTION],
   // pg-pool, a new connection past connectionTimeoutMillis; the client's own connect timer
   [/^Connection terminated due to connection timeout$|^timeout expired$/, 'no connection in time'],
   // pg: no answer to a statement within query_timeout
-  [/^Query read timeout$/, 'no answer in time'],
+  [/^Query read timeout$/, NO_ANSWER],
   // pg: the socket closed under a statement (by the server, the network, or our timeouts)
   [/^Connection terminated( unexpectedly)?$/, 'the connection was closed'],
   [/^Client has encountered a connection error and is not queryable$|^Client was closed and is not queryable$/, 'the connection was closed'],
@@ -64,12 +69,26 @@ export function unavailableReason(err: unknown): string | undefined {
  * The store with every method's driver errors that mean "unreachable" turned into
  * StorageUnavailable; other errors pass unchanged. Methods are bound to the store itself,
  * so its own fields and `instanceof` keep working through the proxy.
+ *
+ * A wait for a free connection that timed out means two things: a pool too small for a
+ * database that answers (other calls finished during the wait: "no free connection in
+ * time", raise --pool-size or find the slow statement), or every connection stuck on a
+ * database gone silent (nothing answered during the whole wait: "no answer in time", as a
+ * statement's own timeout says; a bigger pool would change nothing).
  */
 export function reportingUnavailable<S extends object>(store: S): S {
   const wrapped = new Map<PropertyKey, unknown>();
-  const translate = (err: unknown): never => {
-    const reason = unavailableReason(err);
+  /** When a call last got an answer from the database (a result, or an error it sent). */
+  let answeredAt = performance.now();
+  const translate = (err: unknown, startedAt: number): never => {
+    let reason = unavailableReason(err);
+    if (reason === undefined) answeredAt = performance.now(); // the database's own error: an answer
+    if (reason === NO_FREE_CONNECTION && answeredAt < startedAt) reason = NO_ANSWER;
     throw reason === undefined || err instanceof StorageUnavailable ? err : new StorageUnavailable(reason, { cause: err });
+  };
+  const answered = <T>(value: T): T => {
+    answeredAt = performance.now();
+    return value;
   };
   return new Proxy(store, {
     get(target, key, receiver) {
@@ -79,13 +98,14 @@ export function reportingUnavailable<S extends object>(store: S): S {
       let fn = wrapped.get(key);
       if (!fn) {
         fn = (...args: unknown[]) => {
+          const startedAt = performance.now();
           let result: unknown;
           try {
             result = (value as (...a: unknown[]) => unknown).apply(target, args);
           } catch (err) {
-            translate(err);
+            translate(err, startedAt);
           }
-          return result instanceof Promise ? result.catch(translate) : result;
+          return result instanceof Promise ? result.then(answered, (err: unknown) => translate(err, startedAt)) : result;
         };
         wrapped.set(key, fn);
       }

@@ -1,4 +1,4 @@
-import { startServer, type RunningServer } from '../../src/server/start.js';
+import { startServer, type RunningServer, type StartOptions } from '../../src/server/start.js';
 import { PgStorage } from '../../src/storage/postgres/pg-storage.js';
 import { Conformance, generatedDocuments, watchAnswers } from './conformance.js';
 import type { FixtureWriter } from './fixture.js';
@@ -59,6 +59,12 @@ export async function startTestServer(
     /** Every line of the server's log, JSON as pino writes it. */
     rawLog?: (line: string) => void;
     metrics?: boolean;
+    /** serve --trust-proxy, as parseTrustProxy gives it. */
+    trustProxy?: StartOptions['trustProxy'];
+    /** serve --quiet: no line per request (failures, refusals and the server's own lines only). */
+    quiet?: boolean;
+    /** `debug` adds the lines of health probes that answer 200. */
+    logLevel?: 'debug' | 'info';
   } = {},
 ): Promise<TestServer> {
   const source = `in-process-${process.pid}-${++servers}`;
@@ -74,8 +80,9 @@ export async function startTestServer(
     clientSecret: TEST_CLIENT_SECRET,
     now: opts.now,
     metrics: opts.metrics,
+    trustProxy: opts.trustProxy,
     // always logged: the end of the run scans every line for secrets (run-logs.ts)
-    logging: { destination: { write: (line: string) => logTo(opts, source, line) }, format: 'json' as const, requests: true },
+    logging: { destination: { write: (line: string) => logTo(opts, source, line) }, format: 'json' as const, requests: !opts.quiet, level: opts.logLevel },
   }).catch(async (err: unknown) => {
     await db?.drop();
     throw err;

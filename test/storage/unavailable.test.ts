@@ -90,3 +90,36 @@ describe('reportingUnavailable', () => {
     expect(await store.fine()).toBe(42);
   });
 });
+
+describe('a wait for a free connection that timed out', () => {
+  const poolTimeout = () => new Error('timeout exceeded when trying to connect');
+  class Store {
+    async waitForConnection(ms: number): Promise<never> {
+      await new Promise((r) => setTimeout(r, ms));
+      throw poolTimeout();
+    }
+    async fine(): Promise<number> {
+      return 1;
+    }
+    async clash(): Promise<never> {
+      throw dbError('23505', 'duplicate key');
+    }
+  }
+  const reasonOf = (p: Promise<unknown>) => p.then(() => undefined, (e: StorageUnavailable) => e.reason);
+
+  it('while nothing the database answered: "no answer in time" (silent), not a pool too small', async () => {
+    const store = reportingUnavailable(new Store());
+    await store.fine(); // answered before the wait began: does not count
+    expect(await reasonOf(store.waitForConnection(30))).toBe('no answer in time');
+  });
+
+  it('while other calls got answers, results or errors of the database: "no free connection in time" (the pool is busy)', async () => {
+    for (const other of ['fine', 'clash'] as const) {
+      const store = reportingUnavailable(new Store());
+      const waiting = reasonOf(store.waitForConnection(50));
+      await new Promise((r) => setTimeout(r, 10));
+      await store[other]().catch(() => undefined);
+      expect(await waiting, other).toBe('no free connection in time');
+    }
+  });
+});

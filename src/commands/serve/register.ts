@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../../core/context.js';
 import { usageError } from '../../core/exit-codes.js';
+import { parseTrustProxy } from '../../server/trust-proxy.js';
 import type { ServeOptions } from './serve.js';
 
 function parseCacheSize(value: string): number {
@@ -34,6 +35,14 @@ function parsePoolSize(value: string): number {
   return Number(value);
 }
 
+function parseTrustProxyOption(value: string): ReturnType<typeof parseTrustProxy> {
+  try {
+    return parseTrustProxy(value);
+  } catch (e) {
+    throw usageError(`--trust-proxy must be true, false, a number of hops, or addresses and CIDR ranges separated by commas: ${(e as Error).message}`);
+  }
+}
+
 function parsePort(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) > 65535) throw usageError(`--port must be a number from 0 to 65535, not "${value}"`);
   return Number(value);
@@ -49,6 +58,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .option('--pool-size <n>', 'connections to PostgreSQL per instance, every one it opens (default 10)', parsePoolSize)
     .option('--cache-size <MiB>', "SQLite's page cache and memory map, each at most this size (default: 64 MiB cache, 1 GiB map)", parseCacheSize)
     .option('--public-url <url>', 'the URL clients use (e.g. behind a load balancer), named in the OAuth metadata and OpenAPI documents', parsePublicUrl)
+    .option('--trust-proxy <value>', "whose X-Forwarded-For names the client in logs and audit records: true (any peer), a number of proxy hops, or the proxies' addresses and CIDR ranges, comma-separated (default: none, the peer's address)", parseTrustProxyOption)
     .addOption(new Option('--seed <kind>', 'what a new database starts with: demo (data), none, or the path of a snapshot file').argParser(parseSeed).default('demo'))
     .addOption(
       new Option('--seed-size <size>', 'size of the demo data (large: 100k chambers, 1M members, for benchmarks)')

@@ -24,6 +24,7 @@ export interface ServeOptions {
   publicUrl?: string;
   cacheSize?: number;
   overwriteProfile?: boolean;
+  trustProxy?: Parameters<typeof startServer>[0]['trustProxy']; // parsed by register.ts (server/trust-proxy.ts)
 }
 
 /** A URL clients on this machine can use, even when listening on every interface. */
@@ -106,6 +107,7 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
       clientSecret,
       now: ctx.now,
       metrics: opts.metrics,
+      trustProxy: opts.trustProxy,
       logging,
       logger: log,
       signal: startStop.signal,

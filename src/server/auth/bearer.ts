@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The API client the bearer token was issued to (set by requireBearer). */
+    /** The API client the bearer token was issued to (set by requireBearer; by the token endpoint for its log line). */
     clientId: string;
   }
 }
@@ -11,6 +11,7 @@ import type { ServerDeps } from '../deps.js';
 import { sendBearerError, sendInsufficientScope } from '../errors.js';
 import type { Scope, TokenRecord } from '../../storage/store.js';
 import { noteClientUse } from './client-use.js';
+import { refuse } from '../logging.js';
 import { tokenHash } from './secrets.js';
 
 // A token found once is trusted from memory for RECHECK_MS, then looked up again: the map
@@ -51,19 +52,34 @@ async function lookup(deps: ServerDeps, token: string): Promise<TokenRecord | un
  */
 export function requireBearer(version: ApiVersion, deps: ServerDeps, scope: Scope = 'read') {
   return async (request: FastifyRequest, reply: FastifyReply) => {
+    // each refusal names its reason in the request's log line, and the client once the token is known
     const header = request.headers.authorization;
-    if (!header) return sendBearerError(reply, 'a bearer token is required', false);
+    if (!header) {
+      refuse(request, 'missing_token');
+      return sendBearerError(reply, 'a bearer token is required', false);
+    }
     const m = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
-    if (!m) return sendBearerError(reply, 'the Authorization header is not a bearer token', true);
+    if (!m) {
+      refuse(request, 'malformed_token');
+      return sendBearerError(reply, 'the Authorization header is not a bearer token', true);
+    }
     const found = await lookup(deps, m[1]!);
-    if (!found) return sendBearerError(reply, 'the access token is not valid', true);
-    if (found.expiresAt <= deps.now().getTime()) return sendBearerError(reply, 'the access token has expired', true);
+    if (!found) {
+      refuse(request, 'unknown_token'); // never issued, purged, or its client revoked: no client to name
+      return sendBearerError(reply, 'the access token is not valid', true);
+    }
+    if (found.expiresAt <= deps.now().getTime()) {
+      refuse(request, 'expired_token', found.clientId);
+      return sendBearerError(reply, 'the access token has expired', true);
+    }
     if (found.version !== version) {
+      refuse(request, 'wrong_version', found.clientId);
       return sendBearerError(reply, `the access token was issued by ${found.version} and is not valid on ${version}`, true);
     }
     request.clientId = found.clientId;
     noteClientUse(deps, found.clientId);
     if (scope === 'write' && found.scope !== 'write') {
+      refuse(request, 'insufficient_scope', found.clientId);
       return sendInsufficientScope(reply, 'write', `this request needs the write scope; the token has ${found.scope}`);
     }
   };

@@ -6,6 +6,7 @@ import { isJsonObject, sendOAuthError } from '../errors.js';
 import type { ServerDeps } from '../deps.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { LIMITED_ANSWER_DELAY_MS, type CredentialGuard } from './credential-guard.js';
+import { refuse } from '../logging.js';
 import { newAccessToken, tokenHash, verifySecret } from './secrets.js';
 
 interface Credentials {
@@ -69,7 +70,10 @@ export function registerTokenEndpoint(app: FastifyInstance, version: ApiVersion,
     const usedBasic = typeof authorization === 'string' && /^Basic\b/i.test(authorization);
     if (usedBasic) {
       const basic = parseBasic(authorization);
-      if (!basic) return sendOAuthError(reply, 401, 'invalid_client', 'client authentication failed', true);
+      if (!basic) {
+        refuse(request, 'malformed_credentials');
+        return sendOAuthError(reply, 401, 'invalid_client', 'client authentication failed', true);
+      }
       const bodyId = get('client_id');
       // One authentication method per request (RFC 6749 2.3); a matching client_id in the
       // body is tolerated because common OAuth libraries send it alongside Basic.
@@ -102,13 +106,17 @@ export function registerTokenEndpoint(app: FastifyInstance, version: ApiVersion,
         // Held back a moment: a flood waiting on its own answers sends fewer requests, so
         // answering it costs less of what good clients need (bench:token).
         deps.onTokenFailure?.('rate_limited');
+        // a flood's made-up ids are not worth naming (nor a lookup each): a client's id is
+        refuse(request, 'rate_limited', client && creds.clientId);
         await delay(LIMITED_ANSWER_DELAY_MS);
         reply.header('Retry-After', String(limited.retryAfterSeconds));
         return sendOAuthError(reply, 429, 'temporarily_unavailable', `too many failed client authentications from this address; try again in ${limited.retryAfterSeconds} s`);
       }
       matched = await firstMatching(creds.clientSecret, valid);
       if (!matched) {
-        deps.onTokenFailure?.(client === undefined ? 'unknown_client' : client.revokedAt ? 'revoked_client' : 'wrong_secret');
+        const reason = client === undefined ? 'unknown_client' : client.revokedAt ? 'revoked_client' : 'wrong_secret';
+        deps.onTokenFailure?.(reason);
+        refuse(request, reason, client || !(await isClientId(deps, creds.clientSecret)) ? creds.clientId : undefined);
         return sendOAuthError(reply, 401, 'invalid_client', 'client authentication failed', usedBasic);
       }
       guard.succeeded(request.ip);
@@ -128,9 +136,11 @@ export function registerTokenEndpoint(app: FastifyInstance, version: ApiVersion,
     if (matched !== client!.secretHash) expiresAt = Math.min(expiresAt, Date.parse(client!.oldSecretValidUntil!));
     if (!(await deps.store.saveToken(tokenHash(token), creds.clientId, version, expiresAt, scope))) {
       deps.onTokenFailure?.('revoked_client'); // revoked while its secret was being checked
+      refuse(request, 'revoked_client', creds.clientId);
       return sendOAuthError(reply, 401, 'invalid_client', 'client authentication failed', usedBasic);
     }
     noteClientUse(deps, creds.clientId);
+    request.clientId = creds.clientId; // for the request's log line
     const expiresIn = Math.max(0, Math.floor((expiresAt - nowMs) / 1000));
     return reply.code(200).send({ access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope } satisfies TokenResponse);
   });
@@ -142,6 +152,15 @@ function parseScope(raw: string | undefined): Scope[] | undefined | null {
   const parts = raw.split(' ').filter((p) => p !== '');
   if (parts.length === 0 || !parts.every((p): p is Scope => (SCOPES as readonly string[]).includes(p))) return null;
   return parts;
+}
+
+/**
+ * Whether `secret` is a client's id: an unknown client id sent with it is then most likely
+ * that client's secret, the two swapped, and is not logged as a client id (README, "Logs").
+ */
+async function isClientId(deps: ServerDeps, secret: string): Promise<boolean> {
+  if (!/^[A-Za-z0-9._@-]{1,64}$/.test(secret)) return false;
+  return (await deps.store.clientAuth(secret).catch(() => undefined)) !== undefined;
 }
 
 /** The hashes a secret may match now: none for an unknown or revoked client. */

@@ -122,7 +122,15 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (opts.isClosing?.()) {
-      reply.header('connection', 'close').header('retry-after', '1');
+      reply.header('connection', 'close');
+      const route = request.routeOptions.url;
+      if (route === '/livez') return; // the process still runs: liveness is unchanged
+      reply.header('retry-after', '1');
+      if (route === '/healthz') {
+        // readiness in its own shape, so that a load balancer reads it as out of rotation
+        const body: HealthUnavailable = { status: 'unavailable', error: 'the server is shutting down' };
+        return reply.code(503).type('application/json; charset=utf-8').send(body);
+      }
       return sendError(reply, 503, 'the server is shutting down; try again (another instance may answer)');
     }
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {

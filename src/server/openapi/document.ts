@@ -113,14 +113,14 @@ const RESPONSES: Record<string, Json> = {
     content: json(ref('InsufficientScopeError')),
   },
   Unavailable: {
-    description: `The database is unavailable (a restart, a failover), or the server is still starting (\`${STARTING_ERROR}\`); try again after \`Retry-After\` seconds.`,
+    description: `The database is unavailable (a restart, a failover), the server is still starting (\`${STARTING_ERROR}\`) or is shutting down; try again after \`Retry-After\` seconds (another instance may answer).`,
     headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
     content: json({ anyOf: [ref('Error'), ref('StartingError')] }),
   },
   Starting: {
-    description: STARTING_TEXT,
+    description: `${STARTING_TEXT} A server that is shutting down answers 503 with an \`error\` message of its own.`,
     headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-    content: json(ref('StartingError')),
+    content: json({ anyOf: [ref('Error'), ref('StartingError')] }),
   },
   ChamberNotFound: { description: 'No chamber has this id.', content: json(ref('Error')) },
   TooLarge: { description: 'The body is larger than 1 MiB.', content: json(ref('Error')) },
@@ -357,7 +357,7 @@ function healthPath(baseUrl: string): Json {
       responses: {
         200: { description: 'Ready.', content: json(ref('Health')) },
         503: {
-          description: `The database does not answer, or the server is still starting (\`${STARTING_ERROR}\`).`,
+          description: `The database does not answer, the server is shutting down, or it is still starting (\`${STARTING_ERROR}\`).`,
           headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
           content: json(oneOfBodies('HealthUnavailable', 'StartingError')),
         },

@@ -92,6 +92,11 @@ export async function run(argv: string[], ctx: CliContext, version: string): Pro
       program.setOptionValue('jsonFields', args[eq]!.slice('--json='.length).split(','));
       args.splice(eq, 1, '--json');
     }
+    // `--json id,name`: the word after --json, which a record command may take as its fields
+    // (commands/shared/json-fields.ts decides, knowing how many operands the command takes)
+    const json = args.findIndex((a, i) => i < end && a === '--json');
+    const jsonWord = json >= 0 && eq < 0 && json + 1 < end ? args[json + 1] : undefined;
+    if (jsonWord !== undefined && !jsonWord.startsWith('-')) program.setOptionValue('jsonWord', jsonWord);
     await program.parseAsync(args, { from: 'user' });
     return ctx.exitCode ?? ExitCode.OK;
   } catch (err) {

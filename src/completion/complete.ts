@@ -1,18 +1,33 @@
 import type { Argument, Command, Option } from 'commander';
 import { NOTHING, type Candidate, type Completion } from './protocol.js';
-import { argumentSource, optionSource } from './value-sources.js';
+import { argumentSource, commaList, optionSource } from './value-sources.js';
 
 /**
  * Answers `chamberctl __complete -- WORD... CURRENT` from the live commander tree: walks the
  * words the way commander parses them (subcommands, options with values, `--opt=value`,
  * `--`), then completes CURRENT as a subcommand, an option, an option's value or an argument.
  */
-export async function complete(program: Command, words: string[], env: Record<string, string | undefined>): Promise<Completion> {
+export async function complete(
+  program: Command,
+  words: string[],
+  env: Record<string, string | undefined>,
+  /** The record fields of a command that takes `--json FIELDS` (commands/shared/json-fields.ts). */
+  jsonFieldsOf: (cmd: Command) => readonly string[] | undefined = () => undefined,
+): Promise<Completion> {
   const current = words.length > 0 ? words[words.length - 1]! : '';
   const state = walk(program, words.slice(0, -1));
   const { cmd } = state;
 
   if (state.pending) return valuesOf(state.pending, state, current, '', env);
+
+  // `--json=FIELDS`, and `--json FIELDS` once the command has its operands (else the word
+  // after --json is an operand, as the command reads it)
+  const fields = state.literal ? undefined : jsonFieldsOf(cmd);
+  if (fields && current.startsWith('--json=')) {
+    const given = current.slice('--json='.length);
+    return withPrefix(filtered(await commaList(fields)({ env, current: given }), given), '--json=');
+  }
+  if (fields && state.afterJson && !argumentAt(cmd, state.operands.length)) return filtered(await commaList(fields)({ env, current }), current);
 
   if (!state.literal && /^--[^=]+=/.test(current)) {
     const eq = current.indexOf('=');
@@ -49,12 +64,15 @@ interface WalkState {
   used: Set<Option>;
   /** Set when the words named the implicit `help` command: the command whose subcommands it explains. */
   helpFor?: Command;
+  /** The last word was `--json`. */
+  afterJson?: boolean;
 }
 
 function walk(program: Command, words: string[]): WalkState {
   const state: WalkState = { cmd: program, operands: [], literal: false, used: new Set() };
   let optionalValueFor: Option | undefined;
   for (const word of words) {
+    state.afterJson = !state.literal && word === '--json';
     if (state.pending) {
       state.pending = undefined;
       continue;

@@ -22,7 +22,7 @@ const files: ValueSource = async () => ({ candidates: [], directive: 'files' });
 const seeds: ValueSource = async () => ({ candidates: [{ value: 'demo' }, { value: 'none' }], directive: 'files' });
 
 /** A comma-separated list: after `members,` it offers `members,events`. */
-const commaList =
+export const commaList =
   (all: readonly string[]): ValueSource =>
   async ({ current }) => {
     const head = current.includes(',') ? current.slice(0, current.lastIndexOf(',') + 1) : '';

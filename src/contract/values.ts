@@ -24,5 +24,10 @@ export const MEMBER_SORTS = sortValues(MEMBER_SORT_FIELDS);
 /** Relations that `GET /v2/chambers/{id}?include=` can embed, comma-separated. */
 export const CHAMBER_INCLUDES = ['members', 'events'] as const;
 
+// The fields of the interface's objects (resources.ts), for `--json FIELDS`.
+export const CHAMBER_FIELDS = ['id', 'name', 'type', 'status', 'hq_id', 'address', 'created_at'] as const;
+export const MEMBER_FIELDS = ['id', 'chamber_id', 'name', 'email', 'phone', 'membership_type', 'status', 'joined_at'] as const;
+export const EVENT_FIELDS = ['id', 'chamber_id', 'title', 'status', 'starts_at', 'ends_at', 'location'] as const;
+
 export const API_VERSIONS = ['v1', 'v2'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];

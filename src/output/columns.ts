@@ -40,12 +40,8 @@ export interface ResourceView<T> {
   csv: { header: string[]; row: (item: T) => Array<string | number | null> };
 }
 
-// The fields of the interface's objects (src/contract/resources.ts), for `--json FIELDS`.
-export const CHAMBER_FIELDS = ['id', 'name', 'type', 'status', 'hq_id', 'address', 'created_at'] as const;
-/** `chambers get --include` adds these. */
-export const CHAMBER_INCLUDES = ['members', 'events'] as const;
-export const MEMBER_FIELDS = ['id', 'chamber_id', 'name', 'email', 'phone', 'membership_type', 'status', 'joined_at'] as const;
-export const EVENT_FIELDS = ['id', 'chamber_id', 'title', 'status', 'starts_at', 'ends_at', 'location'] as const;
+import { CHAMBER_FIELDS, EVENT_FIELDS, MEMBER_FIELDS } from '../contract/values.js';
+export { CHAMBER_FIELDS, CHAMBER_INCLUDES, EVENT_FIELDS, MEMBER_FIELDS } from '../contract/values.js';
 
 /** `Berlin, DE` */
 export const cityCountry = (c: Chamber) => [c.address?.city, c.address?.country].filter(Boolean).join(', ');

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram, run } from '../../src/cli/program.js';
 import { complete } from '../../src/completion/complete.js';
+import { jsonFieldsOf } from '../../src/commands/shared/json-fields.js';
 import { CHAMBER_SORT_FIELDS, MEMBER_SORT_FIELDS } from '../../src/contract/index.js';
 import { openProfileStore } from '../../src/config/profile-store.js';
 import { fakeContext } from '../helpers/fake-context.js';
@@ -23,7 +24,7 @@ const env = () => ({ CHAMBERCTL_CONFIG_DIR: configDir });
 
 async function values(...words: string[]) {
   const program = buildProgram(fakeContext({ env: env() }), '0.0.0-test');
-  const c = await complete(program, words, env());
+  const c = await complete(program, words, env(), jsonFieldsOf);
   return { values: c.candidates.map((x) => x.value), directive: c.directive, candidates: c.candidates };
 }
 
@@ -34,6 +35,17 @@ describe('complete', () => {
     expect(r.values).not.toContain('__complete');
     expect(r.candidates.find((c) => c.value === 'chambers')?.description).toMatch(/chambers/i);
     expect(r.directive).toBe('nofiles');
+  });
+
+  it('--json FIELDS: the record fields, after --json= and after --json once the operands are there', async () => {
+    expect((await values('chambers', 'list', '--json', 'i')).values).toEqual(['id']);
+    expect((await values('chambers', 'list', '--json', 'id,n')).values).toEqual(['id,name']);
+    expect((await values('events', 'list', 'ch_1', '--json=st')).values).toEqual(['--json=status', '--json=starts_at']);
+    expect((await values('chambers', 'get', 'ch_1', '--json', 'id,m')).values).toEqual(['id,members']);
+    // the operand is still missing: the word after --json is the chamber id
+    expect((await values('members', 'list', '--json', 'i')).values).not.toContain('id');
+    // a command that prints no records has no fields to offer
+    expect((await values('profiles', 'list', '--json=i')).values).toEqual([]);
   });
 
   it('walks nested subcommands and filters by the prefix', async () => {
@@ -66,7 +78,7 @@ describe('complete', () => {
 
   it('completes --option=value as one word', async () => {
     expect((await values('chambers', 'list', '--type=s')).values).toEqual(['--type=subsidiary']);
-    expect((await values('chambers', 'list', '--json=')).values).toEqual([]);
+    expect((await values('chambers', 'list', '--json=')).values).toEqual(['id', 'name', 'type', 'status', 'hq_id', 'address', 'created_at'].map((f) => `--json=${f}`));
   });
 
   it('offers the contract sort fields, ascending and descending', async () => {

@@ -45,6 +45,17 @@ describe('--json FIELDS', () => {
     expect(await json(['--json', 'chambers', 'get', hq.id])).toMatchObject({ id: hq.id, name: hq.name });
   });
 
+  it('each record command lists its fields in its help', async () => {
+    for (const [args, fields] of [
+      [['chambers', 'get', '--help'], 'id, name, type, status, hq_id, address, created_at, members, events'],
+      [['members', 'add', '--help'], 'id, chamber_id, name, email, phone, membership_type, status, joined_at'],
+      [['events', 'list', '--help'], 'id, chamber_id, title, status, starts_at, ends_at, location'],
+    ] as const) {
+      const r = await cli.run([...args]);
+      expect(r.stdout).toContain(`JSON fields (--json FIELDS, comma-separated): ${fields}\n`);
+    }
+  });
+
   it('works on get, with --include, and with --all', async () => {
     expect(await json(['chambers', 'get', hq.id, '--json', 'name,address'])).toEqual({ name: hq.name, address: hq.address });
     const withMembers = await json(['chambers', 'get', hq.id, '--include', 'members', '--json', 'id,members']);
@@ -56,6 +67,9 @@ describe('--json FIELDS', () => {
 
   it.each([
     [['chambers', 'list', '--json', 'id,nme'], 'error: --json: "nme" is not a field of a chamber; fields: id, name, type, status, hq_id, address, created_at'],
+    [['chambers', 'list', '--json', 'Name'], 'error: --json: "Name" is not a field of a chamber; fields: id, name, type, status, hq_id, address, created_at'],
+    [['members', 'get', 'ch_x', 'mb_y', '--json', 'id,Email'], 'error: --json: "Email" is not a field of a member; fields: id, chamber_id, name, email, phone, membership_type, status, joined_at'],
+    [['events', 'list', 'ch_x', 'ch_y', '--json', 'id'], "error: too many arguments for 'list': expected 1 argument, got 3"],
     [['chambers', 'list', 'extra'], "error: too many arguments for 'list': expected 0 arguments, got 1 (\"extra\"); to select fields of the JSON, put them right after --json: --json id,name"],
     [['chambers', 'list', '--jq', '.[].name'], "error: unknown option '--jq': chamberctl has no jq of its own; pipe its --json to jq"],
     [['chambers', 'list', '--json', 'id', '--format', 'csv'], 'error: --json and --format csv ask for two outputs'],

@@ -5,11 +5,10 @@ import type { ChamberCreateBody, Session } from '../../client/types.js';
 import { ChamberCreate, CountryCode } from '../../contract/index.js';
 import { createOutput, type Output } from '../../output/output.js';
 import { printChamber } from '../../output/record.js';
-import { CHAMBER_FIELDS } from '../../output/columns.js';
 import { canPrompt, checkMissing, checkWith, type Asker } from '../shared/ask.js';
 import { CHOICES } from '../shared/choices.js';
 import { promptsEnabled } from '../../config/defaults.js';
-import { checkGiven, checkJsonFields, checkPayload, withSession } from '../shared/options.js';
+import { checkGiven, checkPayload, withSession } from '../shared/options.js';
 
 /** As commander hands them over: the required ones may be missing (then asked for, on a terminal). */
 export interface ChambersCreateOptions {
@@ -82,7 +81,6 @@ export async function chambersCreate(req: ChambersCreateRequest, session: Sessio
 const REQUIRED = { name: '--name <name>', type: '--type <type>', street: '--street <street>', city: '--city <city>', country: '--country <cc>' };
 
 export async function runChambersCreate(opts: ChambersCreateOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
-  checkJsonFields(globals, CHAMBER_FIELDS, 'a chamber');
   // every option given is checked before anyone is asked for the others (exit 5 at once)
   const problems = checkGiven(ChamberCreate, bodyOf(opts), opts, OPTION_OF, FLAG_OF);
   const missing = checkMissing(opts, REQUIRED, ctx, globals, problems);

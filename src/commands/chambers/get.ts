@@ -5,8 +5,7 @@ import type { Session, WireQuery } from '../../client/types.js';
 import { IncludeParam } from '../../contract/index.js';
 import { createOutput, type Output } from '../../output/output.js';
 import { printChamber } from '../../output/record.js';
-import { CHAMBER_FIELDS, CHAMBER_INCLUDES } from '../../output/columns.js';
-import { checkJsonFields, optionalValue, withSession } from '../shared/options.js';
+import { optionalValue, withSession } from '../shared/options.js';
 
 export interface ChambersGetOptions {
   include?: string;
@@ -40,7 +39,6 @@ export async function chambersGet(req: ChambersGetRequest, session: Session, out
 }
 
 export async function runChambersGet(id: string, opts: ChambersGetOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
-  checkJsonFields(globals, [...CHAMBER_FIELDS, ...CHAMBER_INCLUDES], 'a chamber');
   const req = parseChambersGet(id, opts, globals);
   const output = await createOutput(globals, ctx);
   await withSession(globals, ctx, (session) => chambersGet(req, session, output), output);

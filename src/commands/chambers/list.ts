@@ -2,11 +2,11 @@ import type { CliContext, GlobalOptions } from '../../core/context.js';
 import { sessionVersion } from '../../client/version.js';
 import type { Session, WireQuery } from '../../client/types.js';
 import { CHAMBER_SORT_FIELDS, ChamberStatus, ChamberType, sortParam } from '../../contract/index.js';
-import { CHAMBER_FIELDS, chamberView } from '../../output/columns.js';
+import { chamberView } from '../../output/columns.js';
 import { withOutputDefault } from '../../config/defaults.js';
 import { createOutput, type Output } from '../../output/output.js';
 import { printList, type Paging } from '../../output/paged-list.js';
-import { checkJsonFields, optionalValue, pageQuery, pagingOptions, withSession, type PagingOptions } from '../shared/options.js';
+import { optionalValue, pageQuery, pagingOptions, withSession, type PagingOptions } from '../shared/options.js';
 
 export interface ChambersListOptions extends PagingOptions {
   type?: string;
@@ -57,7 +57,6 @@ export async function chambersList(req: ChambersListRequest, session: Session, o
 }
 
 export async function runChambersList(opts: ChambersListOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
-  checkJsonFields(globals, CHAMBER_FIELDS, 'a chamber');
   const req = parseChambersList(opts, globals);
   const output = await createOutput(withOutputDefault(globals, ctx), ctx);
   await withSession(globals, ctx, (session) => chambersList(req, session, output), output);

@@ -2,7 +2,9 @@ import { Option, type Command } from 'commander';
 import type { CliContext } from '../../core/context.js';
 import { CHOICES } from '../shared/choices.js';
 import { examples } from '../shared/help-text.js';
-import { addPaging, jsonOperands } from '../shared/list-options.js';
+import { CHAMBER_FIELDS, CHAMBER_INCLUDES } from '../../contract/values.js';
+import { addJsonFields } from '../shared/json-fields.js';
+import { addPaging, globalsOf } from '../shared/list-options.js';
 import { CHANGE_VERBS, refuseVerbs } from '../shared/not-in-interface.js';
 
 /** chambers list|get|create. */
@@ -12,15 +14,18 @@ export function registerChambersCommands(program: Command, ctx: CliContext): voi
     .description('List, show and create chambers')
     .addHelpText('after', examples(['chamberctl chambers list --type hq', 'chamberctl chambers get ch_ms2fLiZry7iy3IuE']));
 
-  addPaging(
-    chambers
-      .command('list')
-      .description('List chambers, one page at a time or all of them')
-      .addOption(new Option('--type <type>', 'only chambers of this type (v2)').choices(CHOICES.chamberType))
-      .addOption(new Option('--status <status>', 'only chambers in this status (v2)').choices(CHOICES.chamberStatus))
-      .addOption(new Option('--sort <field>', 'sort by name or created_at; a leading - sorts descending (v2)').choices(CHOICES.chamberSort)),
+  addJsonFields(
+    addPaging(
+      chambers
+        .command('list')
+        .description('List chambers, one page at a time or all of them')
+        .addOption(new Option('--type <type>', 'only chambers of this type (v2)').choices(CHOICES.chamberType))
+        .addOption(new Option('--status <status>', 'only chambers in this status (v2)').choices(CHOICES.chamberStatus))
+        .addOption(new Option('--sort <field>', 'sort by name or created_at; a leading - sorts descending (v2)').choices(CHOICES.chamberSort)),
+    ),
+    CHAMBER_FIELDS,
+    'a chamber',
   )
-    .allowExcessArguments() // `--json id,name` (jsonOperands)
     .addHelpText(
       'after',
       examples([
@@ -33,15 +38,13 @@ export function registerChambersCommands(program: Command, ctx: CliContext): voi
     )
     .action(async (opts, cmd: Command) => {
       const { runChambersList } = await import('./list.js');
-      await runChambersList(opts, jsonOperands(cmd, 0).globals, ctx);
+      await runChambersList(opts, globalsOf(cmd), ctx);
     });
 
-  chambers
-    .command('get')
+  addJsonFields(chambers.command('get'), [...CHAMBER_FIELDS, ...CHAMBER_INCLUDES], 'a chamber')
     .description('Show one chamber, optionally with its members and events')
     .argument('<id>', 'chamber id')
     .option('--include <relations>', 'embed related resources: members, events or members,events (v2)')
-    .allowExcessArguments() // `--json id,name` (jsonOperands)
     .addHelpText(
       'after',
       examples([
@@ -50,14 +53,12 @@ export function registerChambersCommands(program: Command, ctx: CliContext): voi
         'chamberctl chambers get ch_8f3k2a --json | jq .address',
       ]),
     )
-    .action(async (_id: string, opts, cmd: Command) => {
+    .action(async (id: string, opts, cmd: Command) => {
       const { runChambersGet } = await import('./get.js');
-      const { args, globals } = jsonOperands(cmd, 1);
-      await runChambersGet(args[0]!, opts, globals, ctx);
+      await runChambersGet(id, opts, globalsOf(cmd), ctx);
     });
 
-  chambers
-    .command('create')
+  addJsonFields(chambers.command('create'), CHAMBER_FIELDS, 'a chamber')
     .description('Create a chamber (v2)')
     // required, but checked by the command: on a terminal it asks for what is missing
     .option('--name <name>', 'chamber name (required)')
@@ -67,7 +68,6 @@ export function registerChambersCommands(program: Command, ctx: CliContext): voi
     .option('--city <city>', 'city (required)')
     .option('--postal-code <code>', 'postal code')
     .option('--country <cc>', 'ISO 3166-1 alpha-2 country code, e.g. DE (required)')
-    .allowExcessArguments() // `--json id` (jsonOperands)
     .addHelpText(
       'after',
       examples([
@@ -78,7 +78,7 @@ export function registerChambersCommands(program: Command, ctx: CliContext): voi
     )
     .action(async (opts, cmd: Command) => {
       const { runChambersCreate } = await import('./create.js');
-      await runChambersCreate(opts, jsonOperands(cmd, 0).globals, ctx);
+      await runChambersCreate(opts, globalsOf(cmd), ctx);
     });
 
   refuseVerbs(

@@ -3,6 +3,7 @@ import type { CliContext } from '../../core/context.js';
 import { complete } from '../../completion/complete.js';
 import { NOTHING, formatCompletion } from '../../completion/protocol.js';
 import { completionScript } from '../../completion/scripts.js';
+import { jsonFieldsOf } from '../shared/json-fields.js';
 import type { Shell } from '../../completion/shells.js';
 
 /** `chamberctl completion SHELL`: the committed script, byte for byte. */
@@ -18,7 +19,7 @@ export function runCompletion(shell: Shell, ctx: CliContext): void {
 export async function runComplete(program: Command, words: string[], ctx: CliContext): Promise<void> {
   let answer = NOTHING;
   try {
-    answer = await complete(program, words, ctx.env);
+    answer = await complete(program, words, ctx.env, jsonFieldsOf);
   } catch {
     // e.g. a config file that is not JSON: no profile names, no message
   }

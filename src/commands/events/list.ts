@@ -3,11 +3,11 @@ import { usageError } from '../../core/exit-codes.js';
 import { sessionVersion } from '../../client/version.js';
 import type { Session, WireQuery } from '../../client/types.js';
 import { EventStatus, dateParam } from '../../contract/index.js';
-import { EVENT_FIELDS, eventView } from '../../output/columns.js';
+import { eventView } from '../../output/columns.js';
 import { withOutputDefault } from '../../config/defaults.js';
 import { createOutput, type Output } from '../../output/output.js';
 import { printList, type Paging } from '../../output/paged-list.js';
-import { checkJsonFields, optionalValue, pageQuery, pagingOptions, withSession, type PagingOptions } from '../shared/options.js';
+import { optionalValue, pageQuery, pagingOptions, withSession, type PagingOptions } from '../shared/options.js';
 
 export interface EventsListOptions extends PagingOptions {
   status?: string;
@@ -51,7 +51,6 @@ export async function eventsList(req: EventsListRequest, session: Session, outpu
 }
 
 export async function runEventsList(chamberId: string, opts: EventsListOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
-  checkJsonFields(globals, EVENT_FIELDS, 'an event');
   const req = parseEventsList(chamberId, opts, globals);
   const output = await createOutput(withOutputDefault(globals, ctx), ctx);
   await withSession(globals, ctx, (session) => eventsList(req, session, output), output);

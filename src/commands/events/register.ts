@@ -2,7 +2,9 @@ import { Option, type Command } from 'commander';
 import type { CliContext } from '../../core/context.js';
 import { CHOICES } from '../shared/choices.js';
 import { examples } from '../shared/help-text.js';
-import { addPaging, jsonOperands } from '../shared/list-options.js';
+import { EVENT_FIELDS } from '../../contract/values.js';
+import { addJsonFields } from '../shared/json-fields.js';
+import { addPaging, globalsOf } from '../shared/list-options.js';
 import { CHANGE_VERBS, refuseVerbs } from '../shared/not-in-interface.js';
 
 /** events list. */
@@ -12,16 +14,19 @@ export function registerEventsCommands(program: Command, ctx: CliContext): void 
     .description("List a chamber's events")
     .addHelpText('after', examples(['chamberctl events list ch_ms2fLiZry7iy3IuE --status upcoming']));
 
-  addPaging(
-    events
-      .command('list')
-      .description("List a chamber's events (v2), optionally those overlapping a date window")
-      .argument('<chamber-id>', 'chamber id')
-      .addOption(new Option('--status <status>', 'only events in this status').choices(CHOICES.eventStatus))
-      .option('--from <date>', 'only events ending on or after this ISO 8601 date or date-time')
-      .option('--to <date>', 'only events starting on or before this ISO 8601 date or date-time'),
+  addJsonFields(
+    addPaging(
+      events
+        .command('list')
+        .description("List a chamber's events (v2), optionally those overlapping a date window")
+        .argument('<chamber-id>', 'chamber id')
+        .addOption(new Option('--status <status>', 'only events in this status').choices(CHOICES.eventStatus))
+        .option('--from <date>', 'only events ending on or after this ISO 8601 date or date-time')
+        .option('--to <date>', 'only events starting on or before this ISO 8601 date or date-time'),
+    ),
+    EVENT_FIELDS,
+    'an event',
   )
-    .allowExcessArguments() // `--json id,title` (jsonOperands)
     .addHelpText(
       'after',
       examples([
@@ -30,10 +35,9 @@ export function registerEventsCommands(program: Command, ctx: CliContext): void 
         "chamberctl events list ch_8f3k2a --all --json | jq -r '.[] | [.starts_at, .title] | @tsv'",
       ]),
     )
-    .action(async (_chamberId: string, opts, cmd: Command) => {
+    .action(async (chamberId: string, opts, cmd: Command) => {
       const { runEventsList } = await import('./list.js');
-      const { args, globals } = jsonOperands(cmd, 1);
-      await runEventsList(args[0]!, opts, globals, ctx);
+      await runEventsList(chamberId, opts, globalsOf(cmd), ctx);
     });
 
   refuseVerbs(

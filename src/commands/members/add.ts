@@ -5,10 +5,9 @@ import type { MemberCreateBody, Session } from '../../client/types.js';
 import { Email, MemberCreate, Phone } from '../../contract/index.js';
 import { createOutput, type Output } from '../../output/output.js';
 import { printMember } from '../../output/record.js';
-import { MEMBER_FIELDS } from '../../output/columns.js';
 import { checkMissing, checkWith, type Asker } from '../shared/ask.js';
 import { CHOICES } from '../shared/choices.js';
-import { checkGiven, checkJsonFields, checkPayload, withSession } from '../shared/options.js';
+import { checkGiven, checkPayload, withSession } from '../shared/options.js';
 
 export interface MembersAddOptions {
   name: string;
@@ -64,7 +63,6 @@ export async function membersAdd(req: MembersAddRequest, session: Session, outpu
 const REQUIRED = { name: '--name <name>', email: '--email <email>', membershipType: '--membership-type <type>' };
 
 export async function runMembersAdd(chamberId: string, opts: MembersAddOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
-  checkJsonFields(globals, MEMBER_FIELDS, 'a member');
   if (!chamberId.trim()) throw usageError('CHAMBER_ID must not be empty');
   // every option given is checked before anyone is asked for the others (exit 5 at once)
   const problems = checkGiven(MemberCreate, bodyOf(opts), opts, OPTION_OF, FLAG_OF);

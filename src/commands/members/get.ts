@@ -4,8 +4,7 @@ import { sessionVersion } from '../../client/version.js';
 import type { Session } from '../../client/types.js';
 import { createOutput, type Output } from '../../output/output.js';
 import { printMember } from '../../output/record.js';
-import { MEMBER_FIELDS } from '../../output/columns.js';
-import { checkJsonFields, withSession } from '../shared/options.js';
+import { withSession } from '../shared/options.js';
 
 export interface MembersGetRequest {
   chamberId: string;
@@ -30,7 +29,6 @@ export async function membersGet(req: MembersGetRequest, session: Session, outpu
 }
 
 export async function runMembersGet(chamberId: string, memberId: string, globals: GlobalOptions, ctx: CliContext): Promise<void> {
-  checkJsonFields(globals, MEMBER_FIELDS, 'a member');
   const req = parseMembersGet(chamberId, memberId, globals);
   const output = await createOutput(globals, ctx);
   await withSession(globals, ctx, (session) => membersGet(req, session, output), output);

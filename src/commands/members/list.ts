@@ -3,11 +3,11 @@ import { usageError } from '../../core/exit-codes.js';
 import { sessionVersion } from '../../client/version.js';
 import type { Session, WireQuery } from '../../client/types.js';
 import { MEMBER_SORT_FIELDS, MemberStatus, sortParam } from '../../contract/index.js';
-import { MEMBER_FIELDS, memberView } from '../../output/columns.js';
+import { memberView } from '../../output/columns.js';
 import { withOutputDefault } from '../../config/defaults.js';
 import { createOutput, type Output } from '../../output/output.js';
 import { printList, type Paging } from '../../output/paged-list.js';
-import { checkJsonFields, optionalValue, pageQuery, pagingOptions, withSession, type PagingOptions } from '../shared/options.js';
+import { optionalValue, pageQuery, pagingOptions, withSession, type PagingOptions } from '../shared/options.js';
 
 export interface MembersListOptions extends PagingOptions {
   status?: string;
@@ -60,7 +60,6 @@ export async function runMembersList(
   globals: GlobalOptions,
   ctx: CliContext,
 ): Promise<void> {
-  checkJsonFields(globals, MEMBER_FIELDS, 'a member');
   const req = parseMembersList(chamberId, opts, globals);
   const output = await createOutput(withOutputDefault(globals, ctx), ctx);
   await withSession(globals, ctx, (session) => membersList(req, session, output), output);

@@ -2,7 +2,9 @@ import { Option, type Command } from 'commander';
 import type { CliContext } from '../../core/context.js';
 import { CHOICES } from '../shared/choices.js';
 import { examples } from '../shared/help-text.js';
-import { addPaging, globalsOf, jsonOperands } from '../shared/list-options.js';
+import { MEMBER_FIELDS } from '../../contract/values.js';
+import { addJsonFields } from '../shared/json-fields.js';
+import { addPaging, globalsOf } from '../shared/list-options.js';
 import { CHANGE_VERBS, refuseVerbs } from '../shared/not-in-interface.js';
 
 const IMPORT_EXAMPLES = `
@@ -30,15 +32,18 @@ export function registerMembersCommands(program: Command, ctx: CliContext): void
       examples(['chamberctl members list ch_ms2fLiZry7iy3IuE --status active', 'chamberctl members import ch_ms2fLiZry7iy3IuE members.csv']),
     );
 
-  addPaging(
-    members
-      .command('list')
-      .description("List a chamber's members")
-      .argument('<chamber-id>', 'chamber id')
-      .addOption(new Option('--status <status>', 'only members in this status (v2)').choices(CHOICES.memberStatus))
-      .addOption(new Option('--sort <field>', 'sort by name or joined_at; a leading - sorts descending (v2)').choices(CHOICES.memberSort)),
+  addJsonFields(
+    addPaging(
+      members
+        .command('list')
+        .description("List a chamber's members")
+        .argument('<chamber-id>', 'chamber id')
+        .addOption(new Option('--status <status>', 'only members in this status (v2)').choices(CHOICES.memberStatus))
+        .addOption(new Option('--sort <field>', 'sort by name or joined_at; a leading - sorts descending (v2)').choices(CHOICES.memberSort)),
+    ),
+    MEMBER_FIELDS,
+    'a member',
   )
-    .allowExcessArguments() // `--json id,email` (jsonOperands)
     .addHelpText(
       'after',
       examples([
@@ -47,30 +52,25 @@ export function registerMembersCommands(program: Command, ctx: CliContext): void
         "chamberctl members list ch_8f3k2a --all --json | jq -r '.[].email'",
       ]),
     )
-    .action(async (_chamberId: string, opts, cmd: Command) => {
+    .action(async (chamberId: string, opts, cmd: Command) => {
       const { runMembersList } = await import('./list.js');
-      const { args, globals } = jsonOperands(cmd, 1);
-      await runMembersList(args[0]!, opts, globals, ctx);
+      await runMembersList(chamberId, opts, globalsOf(cmd), ctx);
     });
 
-  members
-    .command('get')
+  addJsonFields(members.command('get'), MEMBER_FIELDS, 'a member')
     .description('Show one member of a chamber (v2; the embedded server has it, another server may not)')
     .argument('<chamber-id>', 'chamber id')
     .argument('<member-id>', 'member id')
-    .allowExcessArguments() // `--json name,email` (jsonOperands)
     .addHelpText(
       'after',
       examples(['chamberctl members get ch_8f3k2a mb_3kd9s0', 'chamberctl members get ch_8f3k2a mb_3kd9s0 --json | jq -r .email']),
     )
-    .action(async (_chamberId: string, _memberId: string, _opts, cmd: Command) => {
+    .action(async (chamberId: string, memberId: string, _opts, cmd: Command) => {
       const { runMembersGet } = await import('./get.js');
-      const { args, globals } = jsonOperands(cmd, 2);
-      await runMembersGet(args[0]!, args[1]!, globals, ctx);
+      await runMembersGet(chamberId, memberId, globalsOf(cmd), ctx);
     });
 
-  members
-    .command('add')
+  addJsonFields(members.command('add'), MEMBER_FIELDS, 'a member')
     .description('Add a member to a chamber (v2)')
     .argument('<chamber-id>', 'chamber id')
     // required, but checked by the command: on a terminal it asks for what is missing
@@ -78,7 +78,6 @@ export function registerMembersCommands(program: Command, ctx: CliContext): void
     .option('--email <email>', 'e-mail address, unique within the chamber (required)')
     .option('--phone <phone>', 'phone number')
     .addOption(new Option('--membership-type <type>', 'membership type (required)').choices(CHOICES.membershipType))
-    .allowExcessArguments() // `--json id` (jsonOperands)
     .addHelpText(
       'after',
       examples([
@@ -86,10 +85,9 @@ export function registerMembersCommands(program: Command, ctx: CliContext): void
         'chamberctl members add ch_8f3k2a --name "Bob" --email bob@example.org --phone "+49 30 1234567" --membership-type standard --json',
       ]),
     )
-    .action(async (_chamberId: string, opts, cmd: Command) => {
+    .action(async (chamberId: string, opts, cmd: Command) => {
       const { runMembersAdd } = await import('./add.js');
-      const { args, globals } = jsonOperands(cmd, 1);
-      await runMembersAdd(args[0]!, opts, globals, ctx);
+      await runMembersAdd(chamberId, opts, globalsOf(cmd), ctx);
     });
 
   members

@@ -19,16 +19,7 @@ export function optionValue<S extends z.ZodMiniType>(flag: string, schema: S, ra
   throw usageError(`${flag} ${message}, not "${raw}"`);
 }
 
-/**
- * `--json FIELDS`: every field must be one of the object's (`what` names it); a usage error
- * (exit 2) before anything is sent otherwise, listing them, as gh does.
- */
-export function checkJsonFields(globals: Pick<GlobalOptions, 'jsonFields'>, allowed: readonly string[], what: string): void {
-  const unknown = (globals.jsonFields ?? []).filter((f) => !allowed.includes(f));
-  if (unknown.length) {
-    throw usageError(`--json: ${unknown.map((f) => `"${f}"`).join(', ')} ${unknown.length === 1 ? 'is not a field' : 'are not fields'} of ${what}; fields: ${allowed.join(', ')}`);
-  }
-}
+export { checkJsonFields } from './json-fields.js';
 
 /** Like `optionValue`, for an option that may be absent. */
 export function optionalValue<S extends z.ZodMiniType>(flag: string, schema: S, raw: string | undefined): z.output<S> | undefined {

@@ -1,16 +1,40 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
-// Which run this is: `npm test` (SQLite), its second run on PostgreSQL, or the real-shell
-// completion tests (`npm run test:shells`, which need bash, zsh and fish installed).
-const run = process.env.CHAMBERCTL_TEST_SHELLS ? 'shells' : process.env.CHAMBERCTL_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+// Which run this is: `npm test` (SQLite), its second run on PostgreSQL, the real-shell
+// completion tests (`npm run test:shells`, which need bash, zsh and fish installed), or the
+// inner loop (`npm run test:unit`: no PostgreSQL, no browser, no built binary or serve process).
+const run = process.env.CHAMBERCTL_TEST_SHELLS
+  ? 'shells'
+  : process.env.CHAMBERCTL_TEST_UNIT
+    ? 'unit'
+    : process.env.CHAMBERCTL_TEST_BACKEND === 'postgres'
+      ? 'postgres'
+      : 'sqlite';
 const SHELL_TESTS = 'test/completion/shells.test.ts';
 // Tests of a shared deployment, always on PostgreSQL whatever the pass: run once, in its pass.
 const POSTGRES_ONLY = ['test/e2e/outage.test.ts', 'test/e2e/shared-deployment.test.ts'];
+// Left out of test:unit: the end-to-end and HTTP suites, the package, the generated client,
+// the completion scripts, and every test that needs PostgreSQL (pg-*, and those below).
+const NOT_UNIT = [
+  'test/e2e/**',
+  'test/server/**',
+  'test/packaging/**',
+  'test/openapi-client/**',
+  'test/completion/scripts.test.ts',
+  'test/storage/pg-*.test.ts',
+  'test/storage/allowed-values.test.ts',
+  'test/storage/snapshot.test.ts',
+  'test/storage/unavailable.test.ts',
+  'test/storage/threaded-copy.test.ts',
+];
 
 export default defineConfig({
   test: {
     include: run === 'shells' ? [SHELL_TESTS] : ['test/**/*.test.ts'],
-    exclude: run === 'shells' ? configDefaults.exclude : [...configDefaults.exclude, SHELL_TESTS, ...(run === 'sqlite' ? POSTGRES_ONLY : [])],
+    exclude:
+      run === 'shells'
+        ? configDefaults.exclude
+        : [...configDefaults.exclude, SHELL_TESTS, ...(run === 'sqlite' || run === 'unit' ? POSTGRES_ONLY : []), ...(run === 'unit' ? NOT_UNIT : [])],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

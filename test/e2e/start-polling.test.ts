@@ -8,12 +8,12 @@ import { existsSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, makeTempDir, removeTempDir } from '../helpers/cli.js';
+import { makeTempDir, removeTempDir } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
-import { keepLog, noteSecret } from '../helpers/run-logs.js';
-import { recordServeAnswers } from '../helpers/serve-conformance.js';
+import { noteSecret } from '../helpers/run-logs.js';
+import { spawnServe as spawnServeProcess } from '../helpers/serve-process.js';
 import { TEST_BACKEND } from '../helpers/server.js';
 
 const CLIENT = { id: 'poller', secret: 'PollerSecret0123456789abcdef' };
@@ -88,28 +88,9 @@ function poll(port: number, paths: string[]): { outcomes: Outcome[]; now(): numb
   };
 }
 
-interface Serve {
-  proc: ResultPromise;
-  output(): { stdout: string; stderr: string };
-}
-
-/** The built `serve`, its answers recorded (checked against its documents once it listens). */
-function spawnServe(args: string[], env: Record<string, string> = {}): Serve & { recording: ReturnType<typeof recordServeAnswers> } {
-  const config = join(dir, `config-${++made}`);
-  const recording = recordServeAnswers(env);
-  const proc = execa(process.execPath, [BIN, 'serve', '--quiet', ...args], {
-    env: { ...cleanEnv(), CHAMBERCTL_CONFIG_DIR: config, ...env, ...recording.env },
-    extendEnv: false,
-    reject: false,
-    stdin: 'ignore',
-    buffer: false,
-  });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  proc.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  void proc.then(() => keepLog(`serve-${proc.pid}`, stderr));
-  return { proc, recording, output: () => ({ stdout, stderr }) };
+/** The built `serve` with its own config directory, never waited for. */
+function spawnServe(args: string[], env: Record<string, string> = {}): ReturnType<typeof spawnServeProcess> {
+  return spawnServeProcess(['--quiet', ...args], { CHAMBERCTL_CONFIG_DIR: join(dir, `config-${++made}`), ...env });
 }
 
 /** Polls until `path` answers `status` (or the process ends); the time it took. */

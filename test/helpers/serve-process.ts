@@ -1,6 +1,6 @@
 import { execa, type ResultPromise } from 'execa';
 import { BIN, cleanEnv } from './cli.js';
-import { recordServeAnswers } from './serve-conformance.js';
+import { recordServeAnswers, type ServeRecording } from './serve-conformance.js';
 import { keepLog } from './run-logs.js';
 
 export interface ServeProcess {
@@ -13,10 +13,11 @@ export interface ServeProcess {
 }
 
 /**
- * Runs the built `chamberctl serve` and waits for the line that names its URL. Every answer
- * it gives is checked against its OpenAPI documents when it ends (serve-conformance.ts).
+ * The built `chamberctl serve`, started and not waited for (as a supervisor starts it), its
+ * output collected and its log kept for the run's secret scan; every answer it gives is
+ * recorded, to be checked once `recording.watch` has its documents.
  */
-export async function startServeProcess(args: string[], env: Record<string, string>): Promise<ServeProcess> {
+export function spawnServe(args: string[], env: Record<string, string>): { proc: ResultPromise; recording: ServeRecording; output(): { stdout: string; stderr: string } } {
   const recording = recordServeAnswers(env);
   const proc = execa(process.execPath, [BIN, 'serve', ...args], {
     env: { ...cleanEnv(), ...env, ...recording.env },
@@ -30,10 +31,20 @@ export async function startServeProcess(args: string[], env: Record<string, stri
   proc.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   proc.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   void proc.then(() => keepLog(`serve-${proc.pid}`, stderr)); // scanned for secrets at the end of the run
+  return { proc, recording, output: () => ({ stdout, stderr }) };
+}
+
+/**
+ * Runs the built `chamberctl serve` and waits for the line that names its URL. Every answer
+ * it gives is checked against its OpenAPI documents when it ends (serve-conformance.ts).
+ */
+export async function startServeProcess(args: string[], env: Record<string, string>): Promise<ServeProcess> {
+  const { proc, recording, output } = spawnServe(args, env);
+  const stderr = () => output().stderr;
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${stdout}\n${stderr}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output().stdout}\n${stderr()}`)), 20_000);
     const check = () => {
-      const m = /(?:listening on |"base_url":")(http:\/\/[^\s"]+)/.exec(stdout);
+      const m = /(?:listening on |"base_url":")(http:\/\/[^\s"]+)/.exec(output().stdout);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);
@@ -42,20 +53,20 @@ export async function startServeProcess(args: string[], env: Record<string, stri
     proc.stdout!.on('data', check);
     void proc.then(() => {
       clearTimeout(timer);
-      reject(new Error(`serve exited early:\n${stdout}\n${stderr}`));
+      reject(new Error(`serve exited early:\n${output().stdout}\n${stderr()}`));
     });
   });
   const check = await recording.watch(proc, baseUrl);
   return {
     proc,
     baseUrl,
-    output: () => ({ stdout, stderr }),
+    output,
     async stop(signal = 'SIGTERM') {
       check.stopping();
       proc.kill(signal);
       const r = await proc;
       await check.report();
-      return { exitCode: r.exitCode, stdout, stderr };
+      return { exitCode: r.exitCode, ...output() };
     },
   };
 }

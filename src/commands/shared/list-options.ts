@@ -24,8 +24,11 @@ export function globalsOf(cmd: Command): GlobalOptions {
   return cmd.optsWithGlobals<GlobalOptions>();
 }
 
-/** `id,name`: the field names a `--json` may be followed by (lower-case words, commas). */
-const FIELD_LIST = /^[a-z_]+(?:,[a-z_]+)*$/;
+/**
+ * `id,name`: the field names a `--json` may be followed by (words, commas). Any case: `Name`
+ * is taken as a field list too, so that the command names it and its fields (checkJsonFields).
+ */
+const FIELD_LIST = /^[a-z_]+(?:,[a-z_]+)*$/i;
 
 export const splitFields = (word: string) => word.split(',');
 

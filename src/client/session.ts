@@ -8,7 +8,7 @@ import { loginHint, missingProfileHint, selectProfile } from '../config/select.j
 import { httpClientFor } from './create-http.js';
 import { DirectoryClient } from './directory-client.js';
 import type { HttpClient, HttpClientOptions } from './http.js';
-import { TokenProvider, tokenVersion, type TokenCache } from './tokens.js';
+import { TokenProvider, tokenVersion, type RefusedMessage, type TokenCache } from './tokens.js';
 import type { Session } from './types.js';
 
 export interface OpenedProfile {
@@ -41,9 +41,23 @@ export function openProfileForCalls(globals: GlobalOptions, ctx: CliContext, ext
     credentials: { clientId: profile.clientId, clientSecret: profile.clientSecret },
     cache: profileTokenCache(store, name, { baseUrl, clientId: profile.clientId, persist: baseUrl === profile.baseUrl }),
     now: ctx.now,
-    loginHint: hint,
+    refused: savedCredentialsRefused(name, profile.clientId, baseUrl !== profile.baseUrl),
   });
   return { name, profile, baseUrl, apiVersion: globals.apiVersion ?? profile.apiVersion, http, tokens };
+}
+
+/**
+ * A saved secret that the server stops accepting was revoked or rotated (login checked it
+ * when it was saved): logging in again with it cannot help, a new secret from whoever runs
+ * the directory can. Sent elsewhere with --base-url, it may simply be unknown there.
+ */
+export function savedCredentialsRefused(name: string, clientId: string, oneOffServer: boolean): RefusedMessage {
+  return (said, baseUrl) =>
+    `profile "${name}": ${baseUrl} refused client ${clientId} (${said}); ` +
+    (oneOffServer
+      ? "--base-url sent the profile's credentials to a server other than its own, which may not know the client"
+      : "the client may have been revoked or its secret rotated: ask the directory's operator for a new secret, " +
+        `then log in with it (chamberctl login --profile ${name})`);
 }
 
 /** What resource commands call: the API of the selected profile. Close it when done. */

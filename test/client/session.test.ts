@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CliError, ExitCode } from '../../src/core/exit-codes.js';
 import { openSession } from '../../src/client/session.js';
+import { hashSecret } from '../../src/server/auth/secrets.js';
+import { noteSecret } from '../helpers/run-logs.js';
 import type { Session } from '../../src/client/types.js';
 import { openProfileStore } from '../../src/config/profile-store.js';
 import { makeTempDir, removeTempDir } from '../helpers/cli.js';
@@ -15,8 +17,12 @@ let dir: string;
 let session: Session | undefined;
 const globals: GlobalOptions = { color: false };
 
+const READER = { id: 'reader', secret: 'ReaderSecret0123456789abcdefXYZ' };
+
 beforeAll(async () => {
   server = await startTestServer({ seed: 'demo' });
+  noteSecret(READER.secret);
+  await server.server.store.addClient(READER.id, await hashSecret(READER.secret), 'read', new Date());
 });
 afterAll(() => server.close());
 
@@ -137,7 +143,28 @@ describe('openSession', () => {
     session = await openSession(globals, ctx);
     const err = await rejection(session.api.listChambers('v1', {}));
     expect(err?.exitCode).toBe(ExitCode.AUTH);
-    expect(err?.message).toMatch(/rejected the client credentials .*; run `chamberctl login`$/);
+    // the secret worked when it was saved: logging in again with it cannot help
+    expect(err?.message).toBe(
+      `profile "default": ${server.baseUrl} refused client ${server.clientId} (client authentication failed); ` +
+        "the client may have been revoked or its secret rotated: ask the directory's operator for a new secret, " +
+        'then log in with it (chamberctl login --profile default)',
+    );
+    // sent elsewhere for one command, the credentials may simply be unknown there
+    const other = await startTestServer({ seed: 'none' });
+    try {
+      // (the other server knows the test client too, but not the reader)
+      await store.set('default', { ...store.get('default')!, clientId: READER.id, clientSecret: READER.secret });
+      const elsewhere = await openSession({ ...globals, baseUrl: other.baseUrl }, ctx);
+      const e = await rejection(elsewhere.api.listChambers('v1', {}));
+      await elsewhere.close();
+      expect(e?.exitCode).toBe(ExitCode.AUTH);
+      expect(e?.message).toBe(
+        `profile "default": ${other.baseUrl} refused client ${READER.id} (client authentication failed); ` +
+          "--base-url sent the profile's credentials to a server other than its own, which may not know the client",
+      );
+    } finally {
+      await other.close();
+    }
   });
 
   it('--base-url sends this command elsewhere without saving its tokens', async () => {

@@ -60,6 +60,32 @@ export function savedCredentialsRefused(name: string, clientId: string, oneOffSe
         `then log in with it (chamberctl login --profile ${name})`);
 }
 
+/** Whether a token's scope (RFC 6749: words separated by spaces) is known to allow reading only. */
+export function readsOnly(scope: string | undefined): boolean {
+  const words = scope?.split(' ').filter(Boolean) ?? [];
+  return words.length > 0 && words.every((w) => w === 'read');
+}
+
+/**
+ * Before a command that writes (POSTs through the profile) prompts or sends anything: the
+ * profile's v2 token, and exit 3 when the client holds only the read scope. A cached token
+ * that allows writing is trusted (if the scope was taken away since, the server's 403 says
+ * so); a cached read-only one is not, since the operator may have granted write since: the
+ * scope is asked again with one token request, as it is when no fresh token is cached. A
+ * token that names no scope (a server that does not say) lets the command go on.
+ */
+export async function requireWriteScope(p: Pick<OpenedProfile, 'name' | 'profile' | 'tokens'>, command: string): Promise<void> {
+  let token = await p.tokens.tokenInfo('v2');
+  if (readsOnly(token.scope)) token = await p.tokens.issuedInfo('v2');
+  if (!readsOnly(token.scope)) return;
+  const id = p.profile.clientId;
+  throw new CliError(
+    `profile "${p.name}" (client ${id}) has only the read scope; ${command} needs write: ` +
+      `ask the directory's operator for a write client (chamberctl clients edit ${id} --scope write) or use a profile that has one`,
+    ExitCode.AUTH,
+  );
+}
+
 /** What resource commands call: the API of the selected profile. Close it when done. */
 export async function openSession(globals: GlobalOptions, ctx: CliContext, extra: HttpClientOptions = {}): Promise<Session> {
   const p = openProfileForCalls(globals, ctx, extra);
@@ -67,6 +93,7 @@ export async function openSession(globals: GlobalOptions, ctx: CliContext, extra
     api: new DirectoryClient(p.http, p.tokens, p.baseUrl),
     apiVersion: p.apiVersion,
     profileName: p.name,
+    requireWrite: (command) => requireWriteScope(p, command),
     close: () => p.http.close(),
   };
 }

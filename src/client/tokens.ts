@@ -132,6 +132,15 @@ export class TokenProvider {
   }
 
   /**
+   * A token the server issued during this command: the one this command already fetched
+   * while it is fresh, else a new one (one token request), cached as any other. Its scope is
+   * what the client holds now, whatever a cached token from before says.
+   */
+  issuedInfo(version: ApiVersion): Promise<CachedToken> {
+    return this.#fetch(version);
+  }
+
+  /**
    * Sends one request with the version's bearer token (`send` is called with it). A 401 gets
    * a new token and the same request again (a 401 means nothing was done, so even a POST may
    * be repeated), for as long as the refused tokens are ones that had worked. Returns the

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CliError, ExitCode } from '../../src/core/exit-codes.js';
-import { openSession } from '../../src/client/session.js';
+import { openSession, readsOnly } from '../../src/client/session.js';
 import { hashSecret } from '../../src/server/auth/secrets.js';
 import { noteSecret } from '../helpers/run-logs.js';
 import type { Session } from '../../src/client/types.js';
@@ -190,5 +190,79 @@ describe('openSession', () => {
     const err = await rejection(session.api.listChambers('v1', {}));
     expect(err?.exitCode).toBe(ExitCode.FAILURE);
     expect(err?.message).toBe(`cannot reach ${gone.baseUrl}: connection refused`);
+  });
+});
+
+describe('Session.requireWrite: a write command asks first whether the client may write', () => {
+  const readOnlyLine = (command: string) =>
+    `profile "default" (client ${READER.id}) has only the read scope; ${command} needs write: ` +
+    `ask the directory's operator for a write client (chamberctl clients edit ${READER.id} --scope write) or use a profile that has one`;
+
+  /** The profile logged in as the read client, no token cached. */
+  async function asReader(ctx: ReturnType<typeof ctxFor>) {
+    const store = openProfileStore(ctx.env);
+    await store.set('default', { ...store.get('default')!, clientId: READER.id, clientSecret: READER.secret, tokens: {} });
+    return store;
+  }
+
+  it('refuses a read-only client with exit 3 and one line, after one token request when none is cached', async () => {
+    const ctx = ctxFor();
+    const store = await asReader(ctx);
+    const before = server.tokenRequests();
+    session = await openSession(globals, ctx);
+    const err = await rejection(session.requireWrite('members add'));
+    expect(err).toBeInstanceOf(CliError);
+    expect(err?.exitCode).toBe(ExitCode.AUTH);
+    expect(err?.message).toBe(readOnlyLine('members add'));
+    expect(server.tokenRequests() - before).toBe(1);
+    expect(store.get('default')!.tokens.v2?.scope).toBe('read'); // cached, as any token
+  });
+
+  it('asks again when the cached token says read (write may have been granted since): one token request', async () => {
+    const ctx = ctxFor();
+    const store = await asReader(ctx);
+    session = await openSession(globals, ctx);
+    await rejection(session.requireWrite('chambers create'));
+    await session.close();
+    const cached = store.get('default')!.tokens.v2!;
+    const before = server.tokenRequests();
+    session = await openSession(globals, ctx);
+    expect((await rejection(session.requireWrite('chambers create')))?.message).toBe(readOnlyLine('chambers create'));
+    expect(server.tokenRequests() - before).toBe(1);
+    // a client that holds write now, whose cached token still says read: the new token decides
+    await store.set('default', { ...store.get('default')!, clientId: server.clientId, clientSecret: server.clientSecret, tokens: { v2: { ...cached, scope: 'read' } } });
+    await session.close();
+    session = await openSession(globals, ctx);
+    await session.requireWrite('members add');
+    expect(server.tokenRequests() - before).toBe(2);
+    expect(store.get('default')!.tokens.v2?.scope).toBe('write');
+  });
+
+  it('lets a write client go on, with no request once its token is cached; a token that names no scope too', async () => {
+    const ctx = ctxFor();
+    const store = openProfileStore(ctx.env);
+    const before = server.tokenRequests();
+    session = await openSession(globals, ctx);
+    await session.requireWrite('members add'); // gets the token the POST will use
+    await session.requireWrite('members add');
+    expect(server.tokenRequests() - before).toBe(1);
+    await session.close();
+    const { scope: _scope, ...unscoped } = store.get('default')!.tokens.v2!;
+    await store.set('default', { ...store.get('default')!, tokens: { v2: unscoped } });
+    session = await openSession(globals, ctx);
+    await session.requireWrite('members add'); // a server that does not say: its answer to the POST will
+    expect(server.tokenRequests() - before).toBe(1);
+  });
+});
+
+describe('readsOnly', () => {
+  it('is true only for a scope that names read and nothing else', () => {
+    expect(readsOnly('read')).toBe(true);
+    expect(readsOnly('read read')).toBe(true);
+    expect(readsOnly('read write')).toBe(false);
+    expect(readsOnly('write')).toBe(false);
+    expect(readsOnly('members:write')).toBe(false);
+    expect(readsOnly('')).toBe(false);
+    expect(readsOnly(undefined)).toBe(false);
   });
 });

@@ -158,6 +158,24 @@ describe('TokenProvider', () => {
     expect(server.tokenRequests() - before).toBe(1);
   });
 
+  it('issuedInfo: a token the server issued in this command, whatever is cached (one request, then reused)', async () => {
+    const now = () => new Date();
+    const { cache } = memoryCache();
+    const first = provider({ now, cache });
+    const cached = await first.tokens.tokenInfo('v2');
+    await first.http.close();
+    const before = server.tokenRequests();
+    const { tokens, http } = provider({ now, cache });
+    expect((await tokens.tokenInfo('v2')).accessToken).toBe(cached.accessToken); // from the cache
+    const issued = await tokens.issuedInfo('v2');
+    expect(issued.accessToken).not.toBe(cached.accessToken);
+    expect(issued.scope).toBe('write');
+    expect((await tokens.issuedInfo('v2')).accessToken).toBe(issued.accessToken);
+    expect(await tokens.token('v2')).toBe(issued.accessToken);
+    await http.close();
+    expect(server.tokenRequests() - before).toBe(1);
+  });
+
   it("words refused credentials as the caller says, for RFC 6749's 400 invalid_client as for a 401", async () => {
     const refusing = createServer((_req, res) => {
       res.writeHead(400, { 'content-type': 'application/json' });

@@ -15,7 +15,9 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
        --page with --all, a v2-only feature on a profile pinned to v1, a 400 about a
        query parameter, a --db URL of another scheme than postgres://
   3    authentication failed or no credentials: no profile yet (chamberctl login), a
-       refused client secret, a token without the scope the call needs (401, 403)
+       refused client secret (a saved one was revoked or rotated: ask the directory's
+       operator for a new one), a client without the scope the call needs (a write on
+       a read-only profile, refused before any prompt; the server's 401 or 403)
   4    not found (404): chambers get ch_nope, members list ch_nope; an unknown
        client (clients rotate nobody); a --db file that does not exist
   5    input data rejected: by the server (422, 409, a 400 naming fields of the body)

@@ -37,7 +37,7 @@ export async function login(input: LoginInput, ctx: CliContext): Promise<LoginRe
   const http = httpClientFor({ verbose: input.verbose }, ctx);
   let token;
   try {
-    token = await requestToken(http, input.baseUrl, version, input.credentials, ctx.now, 'check the client id and secret');
+    token = await requestToken(http, input.baseUrl, version, input.credentials, ctx.now, (said, baseUrl) => `${baseUrl} rejected the client credentials (${said}); check the client id and secret`);
   } finally {
     await http.close();
   }

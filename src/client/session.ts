@@ -8,7 +8,7 @@ import { loginHint, missingProfileHint, selectProfile } from '../config/select.j
 import { httpClientFor } from './create-http.js';
 import { DirectoryClient } from './directory-client.js';
 import type { HttpClient, HttpClientOptions } from './http.js';
-import { TokenProvider, tokenVersion, type TokenCache } from './tokens.js';
+import { TokenProvider, tokenVersion, type RefusedMessage, type TokenCache } from './tokens.js';
 import type { Session } from './types.js';
 
 export interface OpenedProfile {
@@ -41,9 +41,49 @@ export function openProfileForCalls(globals: GlobalOptions, ctx: CliContext, ext
     credentials: { clientId: profile.clientId, clientSecret: profile.clientSecret },
     cache: profileTokenCache(store, name, { baseUrl, clientId: profile.clientId, persist: baseUrl === profile.baseUrl }),
     now: ctx.now,
-    loginHint: hint,
+    refused: savedCredentialsRefused(name, profile.clientId, baseUrl !== profile.baseUrl),
   });
   return { name, profile, baseUrl, apiVersion: globals.apiVersion ?? profile.apiVersion, http, tokens };
+}
+
+/**
+ * A saved secret that the server stops accepting was revoked or rotated (login checked it
+ * when it was saved): logging in again with it cannot help, a new secret from whoever runs
+ * the directory can. Sent elsewhere with --base-url, it may simply be unknown there.
+ */
+export function savedCredentialsRefused(name: string, clientId: string, oneOffServer: boolean): RefusedMessage {
+  return (said, baseUrl) =>
+    `profile "${name}": ${baseUrl} refused client ${clientId} (${said}); ` +
+    (oneOffServer
+      ? "--base-url sent the profile's credentials to a server other than its own, which may not know the client"
+      : "the client may have been revoked or its secret rotated: ask the directory's operator for a new secret, " +
+        `then log in with it (chamberctl login --profile ${name})`);
+}
+
+/** Whether a token's scope (RFC 6749: words separated by spaces) is known to allow reading only. */
+export function readsOnly(scope: string | undefined): boolean {
+  const words = scope?.split(' ').filter(Boolean) ?? [];
+  return words.length > 0 && words.every((w) => w === 'read');
+}
+
+/**
+ * Before a command that writes (POSTs through the profile) prompts or sends anything: the
+ * profile's v2 token, and exit 3 when the client holds only the read scope. A cached token
+ * that allows writing is trusted (if the scope was taken away since, the server's 403 says
+ * so); a cached read-only one is not, since the operator may have granted write since: the
+ * scope is asked again with one token request, as it is when no fresh token is cached. A
+ * token that names no scope (a server that does not say) lets the command go on.
+ */
+export async function requireWriteScope(p: Pick<OpenedProfile, 'name' | 'profile' | 'tokens'>, command: string): Promise<void> {
+  let token = await p.tokens.tokenInfo('v2');
+  if (readsOnly(token.scope)) token = await p.tokens.issuedInfo('v2');
+  if (!readsOnly(token.scope)) return;
+  const id = p.profile.clientId;
+  throw new CliError(
+    `profile "${p.name}" (client ${id}) has only the read scope; ${command} needs write: ` +
+      `ask the directory's operator for a write client (chamberctl clients edit ${id} --scope write) or use a profile that has one`,
+    ExitCode.AUTH,
+  );
 }
 
 /** What resource commands call: the API of the selected profile. Close it when done. */
@@ -53,6 +93,7 @@ export async function openSession(globals: GlobalOptions, ctx: CliContext, extra
     api: new DirectoryClient(p.http, p.tokens, p.baseUrl),
     apiVersion: p.apiVersion,
     profileName: p.name,
+    requireWrite: (command) => requireWriteScope(p, command),
     close: () => p.http.close(),
   };
 }

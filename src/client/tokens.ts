@@ -33,10 +33,26 @@ export function isFresh(token: CachedToken | undefined, baseUrl: string, now: Da
   return Number.isFinite(expires) && expires - EXPIRY_MARGIN_MS > now.getTime();
 }
 
+/** The one line for credentials the token endpoint refused; `said` is the server's reason. */
+export type RefusedMessage = (said: string, baseUrl: string) => string;
+
+const checkTheCredentials: RefusedMessage = (said, baseUrl) => `${baseUrl} rejected the client credentials (${said}); run \`chamberctl login\``;
+
 /**
- * POST {base}/{version}/auth/token with the client credentials as JSON. Wrong credentials
- * are exit 3 with a hint to log in again. Repeating this request is harmless (it only
- * issues another token), so it is retried like a GET.
+ * Whether the token endpoint refused the client itself: 401, or RFC 6749's `invalid_client`
+ * (which section 5.2 also lets a server send with 400).
+ */
+function clientRefused(res: { status: number; json: unknown }): boolean {
+  if (res.status === 401) return true;
+  const error = typeof res.json === 'object' && res.json !== null ? (res.json as { error?: unknown }).error : undefined;
+  return res.status === 400 && error === 'invalid_client';
+}
+
+/**
+ * POST {base}/{version}/auth/token with the client credentials as JSON. Refused credentials
+ * are exit 3, in the words of `refused` (login's and a saved profile's differ: a saved secret
+ * that stops working was revoked or rotated, a typed one may be a typo). Repeating this
+ * request is harmless (it only issues another token), so it is retried like a GET.
  */
 export async function requestToken(
   http: HttpClient,
@@ -44,7 +60,7 @@ export async function requestToken(
   version: ApiVersion,
   creds: Credentials,
   now: () => Date,
-  loginHint = 'run `chamberctl login`',
+  refused: RefusedMessage = checkTheCredentials,
 ): Promise<CachedToken> {
   http.addSecret(creds.clientSecret);
   const res = await http.request({
@@ -53,9 +69,9 @@ export async function requestToken(
     json: { grant_type: 'client_credentials', client_id: creds.clientId, client_secret: creds.clientSecret },
     idempotent: true,
   });
-  if (res.status === 401) {
+  if (clientRefused(res)) {
     const said = serverMessage(res.json).message ?? 'client authentication failed';
-    throw new CliError(`${baseUrl} rejected the client credentials (${said}); ${loginHint}`, ExitCode.AUTH);
+    throw new CliError(refused(said, baseUrl), ExitCode.AUTH);
   }
   if (res.status !== 200) throw errorFromResponse(res);
   const parsed = TokenAnswer.safeParse(res.json);
@@ -77,7 +93,8 @@ export interface TokenProviderOptions {
   credentials: Credentials;
   cache: TokenCache;
   now: () => Date;
-  loginHint?: string;
+  /** The message for credentials the server refuses (requestToken's `refused`). */
+  refused?: RefusedMessage;
 }
 
 /**
@@ -111,6 +128,15 @@ export class TokenProvider {
       this.opts.http.addSecret(known.accessToken);
       return known;
     }
+    return this.#fetch(version);
+  }
+
+  /**
+   * A token the server issued during this command: the one this command already fetched
+   * while it is fresh, else a new one (one token request), cached as any other. Its scope is
+   * what the client holds now, whatever a cached token from before says.
+   */
+  issuedInfo(version: ApiVersion): Promise<CachedToken> {
     return this.#fetch(version);
   }
 
@@ -159,8 +185,8 @@ export class TokenProvider {
     const got = this.#gotten.get(version);
     if (pending && got && !isFresh(got, this.opts.baseUrl, this.opts.now())) pending = undefined;
     if (!pending) {
-      const { http, baseUrl, credentials, now, loginHint } = this.opts;
-      pending = requestToken(http, baseUrl, version, credentials, now, loginHint).then(async (token) => {
+      const { http, baseUrl, credentials, now, refused } = this.opts;
+      pending = requestToken(http, baseUrl, version, credentials, now, refused).then(async (token) => {
         this.#known.set(version, token);
         this.#gotten.set(version, token);
         await this.opts.cache.save(version, token);

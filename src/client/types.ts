@@ -37,6 +37,12 @@ export interface Session {
   /** The profile's api-version, after --api-version; `auto` unless pinned. */
   apiVersion: 'auto' | 'v1' | 'v2';
   profileName: string;
+  /**
+   * For a command that writes, before it prompts or sends: exit 3 naming the profile, its
+   * client and the way to a write client when the client holds only the read scope (one
+   * token request at most; src/client/session.ts's requireWriteScope).
+   */
+  requireWrite(command: string): Promise<void>;
   /** Closes the HTTP pool; call when the command is done. */
   close(): Promise<void>;
 }

@@ -6,7 +6,7 @@ import type { CliContext, GlobalOptions } from '../core/context.js';
 import { httpClientFor } from '../client/create-http.js';
 import { DirectoryClient } from '../client/directory-client.js';
 import type { HttpClient } from '../client/http.js';
-import { openProfileForCalls } from '../client/session.js';
+import { openProfileForCalls, requireWriteScope } from '../client/session.js';
 import type { TokenProvider } from '../client/tokens.js';
 import type { DirectoryApi } from '../client/types.js';
 
@@ -19,6 +19,8 @@ export interface ImportConnection {
   tokens: TokenProvider;
   /** For the member POSTs: no retries of its own, the import's sender decides (src/import/sender.ts). */
   postHttp: HttpClient;
+  /** Exit 3 before any row when the profile's client holds only the read scope (Session.requireWrite). */
+  requireWrite(command: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,6 +34,7 @@ export function openImportConnection(globals: GlobalOptions, ctx: CliContext): I
     api: new DirectoryClient(p.http, p.tokens, p.baseUrl),
     tokens: p.tokens,
     postHttp,
+    requireWrite: (command) => requireWriteScope(p, command),
     close: async () => {
       await Promise.all([p.http.close(), postHttp.close()]);
     },

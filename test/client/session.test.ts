@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CliError, ExitCode } from '../../src/core/exit-codes.js';
-import { openSession } from '../../src/client/session.js';
+import { openSession, readsOnly } from '../../src/client/session.js';
+import { hashSecret } from '../../src/server/auth/secrets.js';
+import { noteSecret } from '../helpers/run-logs.js';
 import type { Session } from '../../src/client/types.js';
 import { openProfileStore } from '../../src/config/profile-store.js';
 import { makeTempDir, removeTempDir } from '../helpers/cli.js';
@@ -15,8 +17,12 @@ let dir: string;
 let session: Session | undefined;
 const globals: GlobalOptions = { color: false };
 
+const READER = { id: 'reader', secret: 'ReaderSecret0123456789abcdefXYZ' };
+
 beforeAll(async () => {
   server = await startTestServer({ seed: 'demo' });
+  noteSecret(READER.secret);
+  await server.server.store.addClient(READER.id, await hashSecret(READER.secret), 'read', new Date());
 });
 afterAll(() => server.close());
 
@@ -137,7 +143,28 @@ describe('openSession', () => {
     session = await openSession(globals, ctx);
     const err = await rejection(session.api.listChambers('v1', {}));
     expect(err?.exitCode).toBe(ExitCode.AUTH);
-    expect(err?.message).toMatch(/rejected the client credentials .*; run `chamberctl login`$/);
+    // the secret worked when it was saved: logging in again with it cannot help
+    expect(err?.message).toBe(
+      `profile "default": ${server.baseUrl} refused client ${server.clientId} (client authentication failed); ` +
+        "the client may have been revoked or its secret rotated: ask the directory's operator for a new secret, " +
+        'then log in with it (chamberctl login --profile default)',
+    );
+    // sent elsewhere for one command, the credentials may simply be unknown there
+    const other = await startTestServer({ seed: 'none' });
+    try {
+      // (the other server knows the test client too, but not the reader)
+      await store.set('default', { ...store.get('default')!, clientId: READER.id, clientSecret: READER.secret });
+      const elsewhere = await openSession({ ...globals, baseUrl: other.baseUrl }, ctx);
+      const e = await rejection(elsewhere.api.listChambers('v1', {}));
+      await elsewhere.close();
+      expect(e?.exitCode).toBe(ExitCode.AUTH);
+      expect(e?.message).toBe(
+        `profile "default": ${other.baseUrl} refused client ${READER.id} (client authentication failed); ` +
+          "--base-url sent the profile's credentials to a server other than its own, which may not know the client",
+      );
+    } finally {
+      await other.close();
+    }
   });
 
   it('--base-url sends this command elsewhere without saving its tokens', async () => {
@@ -163,5 +190,79 @@ describe('openSession', () => {
     const err = await rejection(session.api.listChambers('v1', {}));
     expect(err?.exitCode).toBe(ExitCode.FAILURE);
     expect(err?.message).toBe(`cannot reach ${gone.baseUrl}: connection refused`);
+  });
+});
+
+describe('Session.requireWrite: a write command asks first whether the client may write', () => {
+  const readOnlyLine = (command: string) =>
+    `profile "default" (client ${READER.id}) has only the read scope; ${command} needs write: ` +
+    `ask the directory's operator for a write client (chamberctl clients edit ${READER.id} --scope write) or use a profile that has one`;
+
+  /** The profile logged in as the read client, no token cached. */
+  async function asReader(ctx: ReturnType<typeof ctxFor>) {
+    const store = openProfileStore(ctx.env);
+    await store.set('default', { ...store.get('default')!, clientId: READER.id, clientSecret: READER.secret, tokens: {} });
+    return store;
+  }
+
+  it('refuses a read-only client with exit 3 and one line, after one token request when none is cached', async () => {
+    const ctx = ctxFor();
+    const store = await asReader(ctx);
+    const before = server.tokenRequests();
+    session = await openSession(globals, ctx);
+    const err = await rejection(session.requireWrite('members add'));
+    expect(err).toBeInstanceOf(CliError);
+    expect(err?.exitCode).toBe(ExitCode.AUTH);
+    expect(err?.message).toBe(readOnlyLine('members add'));
+    expect(server.tokenRequests() - before).toBe(1);
+    expect(store.get('default')!.tokens.v2?.scope).toBe('read'); // cached, as any token
+  });
+
+  it('asks again when the cached token says read (write may have been granted since): one token request', async () => {
+    const ctx = ctxFor();
+    const store = await asReader(ctx);
+    session = await openSession(globals, ctx);
+    await rejection(session.requireWrite('chambers create'));
+    await session.close();
+    const cached = store.get('default')!.tokens.v2!;
+    const before = server.tokenRequests();
+    session = await openSession(globals, ctx);
+    expect((await rejection(session.requireWrite('chambers create')))?.message).toBe(readOnlyLine('chambers create'));
+    expect(server.tokenRequests() - before).toBe(1);
+    // a client that holds write now, whose cached token still says read: the new token decides
+    await store.set('default', { ...store.get('default')!, clientId: server.clientId, clientSecret: server.clientSecret, tokens: { v2: { ...cached, scope: 'read' } } });
+    await session.close();
+    session = await openSession(globals, ctx);
+    await session.requireWrite('members add');
+    expect(server.tokenRequests() - before).toBe(2);
+    expect(store.get('default')!.tokens.v2?.scope).toBe('write');
+  });
+
+  it('lets a write client go on, with no request once its token is cached; a token that names no scope too', async () => {
+    const ctx = ctxFor();
+    const store = openProfileStore(ctx.env);
+    const before = server.tokenRequests();
+    session = await openSession(globals, ctx);
+    await session.requireWrite('members add'); // gets the token the POST will use
+    await session.requireWrite('members add');
+    expect(server.tokenRequests() - before).toBe(1);
+    await session.close();
+    const { scope: _scope, ...unscoped } = store.get('default')!.tokens.v2!;
+    await store.set('default', { ...store.get('default')!, tokens: { v2: unscoped } });
+    session = await openSession(globals, ctx);
+    await session.requireWrite('members add'); // a server that does not say: its answer to the POST will
+    expect(server.tokenRequests() - before).toBe(1);
+  });
+});
+
+describe('readsOnly', () => {
+  it('is true only for a scope that names read and nothing else', () => {
+    expect(readsOnly('read')).toBe(true);
+    expect(readsOnly('read read')).toBe(true);
+    expect(readsOnly('read write')).toBe(false);
+    expect(readsOnly('write')).toBe(false);
+    expect(readsOnly('members:write')).toBe(false);
+    expect(readsOnly('')).toBe(false);
+    expect(readsOnly(undefined)).toBe(false);
   });
 });

@@ -1,9 +1,11 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliError, ExitCode } from '../../src/core/exit-codes.js';
 import type { ApiVersion } from '../../src/contract/index.js';
 import type { CachedToken } from '../../src/config/profile.js';
 import { HttpClient } from '../../src/client/http.js';
-import { EXPIRY_MARGIN_MS, TokenProvider, isFresh, type TokenCache } from '../../src/client/tokens.js';
+import { EXPIRY_MARGIN_MS, TokenProvider, isFresh, requestToken, type TokenCache } from '../../src/client/tokens.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -154,5 +156,46 @@ describe('TokenProvider', () => {
     expect((err as CliError).message).toContain('rejected the client credentials');
     expect(again).toBe(err);
     expect(server.tokenRequests() - before).toBe(1);
+  });
+
+  it('issuedInfo: a token the server issued in this command, whatever is cached (one request, then reused)', async () => {
+    const now = () => new Date();
+    const { cache } = memoryCache();
+    const first = provider({ now, cache });
+    const cached = await first.tokens.tokenInfo('v2');
+    await first.http.close();
+    const before = server.tokenRequests();
+    const { tokens, http } = provider({ now, cache });
+    expect((await tokens.tokenInfo('v2')).accessToken).toBe(cached.accessToken); // from the cache
+    const issued = await tokens.issuedInfo('v2');
+    expect(issued.accessToken).not.toBe(cached.accessToken);
+    expect(issued.scope).toBe('write');
+    expect((await tokens.issuedInfo('v2')).accessToken).toBe(issued.accessToken);
+    expect(await tokens.token('v2')).toBe(issued.accessToken);
+    await http.close();
+    expect(server.tokenRequests() - before).toBe(1);
+  });
+
+  it("words refused credentials as the caller says, for RFC 6749's 400 invalid_client as for a 401", async () => {
+    const refusing = createServer((_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'invalid_client', error_description: 'unknown client' }));
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
+    const http = new HttpClient({ retry: { maxAttempts: 1 } });
+    try {
+      const creds = { clientId: 'c', clientSecret: 's' };
+      const refused = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as CliError);
+      const err = (await refused(requestToken(http, baseUrl, 'v2', creds, () => new Date(), (said, url) => `${url} said: ${said}`)))!;
+      expect(err).toBeInstanceOf(CliError);
+      expect(err.exitCode).toBe(ExitCode.AUTH);
+      expect(err.message).toBe(`${baseUrl} said: unknown client`);
+      const plain = await refused(requestToken(http, baseUrl, 'v2', creds, () => new Date()));
+      expect(plain?.message).toBe(`${baseUrl} rejected the client credentials (unknown client); run \`chamberctl login\``);
+    } finally {
+      await http.close();
+      refusing.close();
+    }
   });
 });

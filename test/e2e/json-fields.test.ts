@@ -70,6 +70,7 @@ describe('--json FIELDS', () => {
     [['chambers', 'list', '--json', 'Name'], 'error: --json: "Name" is not a field of a chamber; fields: id, name, type, status, hq_id, address, created_at'],
     [['members', 'get', 'ch_x', 'mb_y', '--json', 'id,Email'], 'error: --json: "Email" is not a field of a member; fields: id, chamber_id, name, email, phone, membership_type, status, joined_at'],
     [['events', 'list', 'ch_x', 'ch_y', '--json', 'id'], "error: too many arguments for 'list': expected 1 argument, got 3"],
+    [['members', 'list', 'ch_x', '--json', 'Email,id'], 'error: --json: "Email" is not a field of a member; fields: id, chamber_id, name, email, phone, membership_type, status, joined_at'],
     [['chambers', 'list', 'extra'], "error: too many arguments for 'list': expected 0 arguments, got 1 (\"extra\"); to select fields of the JSON, put them right after --json: --json id,name"],
     [['chambers', 'list', '--jq', '.[].name'], "error: unknown option '--jq': chamberctl has no jq of its own; pipe its --json to jq"],
     [['chambers', 'list', '--json', 'id', '--format', 'csv'], 'error: --json and --format csv ask for two outputs'],

@@ -2,7 +2,7 @@
 // here), with select lists and the contract's checks; without one, a usage error as before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
-import { KEY, runOnPty } from '../helpers/pty.js';
+import { KEY, runOnPty, screenOf } from '../helpers/pty.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 
 const CLIENT = { id: 'pty-client', secret: 'PtySecret0123456789' };
@@ -69,6 +69,22 @@ describe('prompts for missing options', () => {
     expect(r.output).toContain('error: cancelled; nothing was sent');
     const after = await runCli(['members', 'list', 'ch_ms2fLiZry7iy3IuE', '--all', '--json'], { configDir: cfg });
     expect(JSON.parse(after.stdout)).toHaveLength(JSON.parse(before.stdout).length);
+  });
+
+  it('Ctrl-C at a select list clears the list, as an answer folds it into one line', async () => {
+    const args = ['members', 'add', 'ch_ms2fLiZry7iy3IuE', '--name', 'Listed Lea', '--email', 'lea@example.org'];
+    const answered = await runOnPty([...args, '--json'], { configDir: cfg, steps: [{ when: /Membership type/, send: KEY.enter }] });
+    expect(answered.exitCode, answered.output).toBe(0);
+    const shown = screenOf(answered.raw).join('\n');
+    expect(shown).toMatch(/Membership type standard\n/);
+    expect(shown).not.toMatch(/premium/); // the other choices went with the list
+
+    const r = await runOnPty(args, { configDir: cfg, steps: [{ when: /premium/, send: '\u0003' }] });
+    expect(r.unanswered).toBe(0);
+    expect(r.exitCode, r.output).toBe(130);
+    expect(r.output).toMatch(/premium/); // the list was drawn...
+    const screen = screenOf(r.raw).filter((l) => l !== '');
+    expect(screen).toEqual(['error: cancelled; nothing was sent']); // ...and is gone
   });
 
   it('Ctrl-C at the login prompt exits 130 too, and saves nothing', async () => {

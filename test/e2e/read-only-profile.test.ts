@@ -1,8 +1,9 @@
 // A profile logged in with a read-only client (README, "Team access"): every read works,
-// every write exits 3 with one line naming the missing scope and what to do, nothing is
-// created, and `auth status` shows the token's scope. The built binary against the real
-// server, on both backends.
-import { writeFileSync } from 'node:fs';
+// every write exits 3 with one line naming the profile, its client, the missing scope and
+// what to do, before anything is sent (test/e2e/write-scope.test.ts: before any prompt), and
+// nothing is created; a token whose scope is taken away later meets the server's 403; `auth
+// status` shows the token's scope. The built binary against the real server, on both backends.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/server/auth/secrets.js';
@@ -34,6 +35,11 @@ afterAll(async () => {
   await srv?.close();
 });
 
+/** What a write command says before it sends anything, for the token the profile holds. */
+const refused = (command: string) =>
+  `error: profile "default" (client ${READER.id}) has only the read scope; ${command} needs write: ` +
+  `ask the directory's operator for a write client (chamberctl clients edit ${READER.id} --scope write) or use a profile that has one\n`;
+/** What the server's 403 says, for a token that claimed more than the client now holds. */
 const SCOPE_LINE = "error: the profile's client lacks the write scope this needs; ask for a client with write scope\n";
 
 describe('a read-only profile', () => {
@@ -52,7 +58,7 @@ describe('a read-only profile', () => {
     }
   });
 
-  it('exits 3 on every write with one line naming the missing scope, and creates nothing', async () => {
+  it('exits 3 on every write with one line naming the profile, its client and the missing scope, and creates nothing', async () => {
     const count = async () => (await writer.json<unknown[]>(['chambers', 'list', '--all'])).length;
     const members = async () => (await writer.json<unknown[]>(['members', 'list', chamber, '--all'])).length;
     const before = [await count(), await members()];
@@ -65,18 +71,37 @@ describe('a read-only profile', () => {
     ]) {
       const r = await reader.run(args);
       expect(r.exitCode, args.join(' ')).toBe(3);
-      if (args[1] !== 'import') expect(r.stderr, args.join(' ')).toBe(SCOPE_LINE);
-      else {
-        // an import also lists the rows that were in flight (its report does too), then stops
-        const lines = r.stderr.trimEnd().split('\n');
-        expect(`${lines.at(-1)}\n`).toBe(SCOPE_LINE);
-        for (const line of lines.slice(0, -1)) expect(line).toMatch(/^line \d+ \(failed\): the profile's client lacks the write scope/);
-      }
+      // an import too: refused before its first row, so no row is reported failed
+      expect(r.stderr, args.join(' ')).toBe(refused(`${args[0]} ${args[1]}`));
     }
     const api = await reader.run(['api', `/v2/chambers/${chamber}/members`, '-X', 'POST', '-f', 'name=Nope', '-f', 'email=nope@example.org', '-f', 'membership_type=standard']);
     expect(api.exitCode).toBe(3);
     expect(JSON.parse(api.stdout).error).toBe('insufficient_scope');
     expect([await count(), await members()]).toEqual(before);
+  });
+
+  it("a token whose scope the cache overstates still meets the server's 403: exit 3, one line, nothing created", async () => {
+    // as a cached token of a client whose write scope was taken away after it was issued
+    const file = join(reader.dir, 'config.json');
+    const original = readFileSync(file, 'utf8');
+    const config = JSON.parse(original);
+    const token = config.profiles.default.tokens.v2;
+    expect(token.scope).toBe('read');
+    writeFileSync(file, JSON.stringify({ ...config, profiles: { ...config.profiles, default: { ...config.profiles.default, tokens: { v2: { ...token, scope: 'write' } } } } }));
+    const before = (await writer.json<unknown[]>(['members', 'list', chamber, '--all'])).length;
+    const r = await reader.run(['members', 'add', chamber, '--name', 'Nope', '--email', 'stale@example.org', '--membership-type', 'standard']);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toBe(SCOPE_LINE);
+    // an import lists the rows that were in flight (its report does too), then stops
+    const csv = join(reader.dir, 'stale.csv');
+    writeFileSync(csv, 'name,email,membership_type\nAda,stale1@example.org,standard\nBob,stale2@example.org,premium\n');
+    const imported = await reader.run(['members', 'import', chamber, csv]);
+    expect(imported.exitCode).toBe(3);
+    const lines = imported.stderr.trimEnd().split('\n');
+    expect(`${lines.at(-1)}\n`).toBe(SCOPE_LINE);
+    for (const line of lines.slice(0, -1)) expect(line).toMatch(/^line \d+ \(failed\): the profile's client lacks the write scope/);
+    expect((await writer.json<unknown[]>(['members', 'list', chamber, '--all'])).length).toBe(before);
+    writeFileSync(file, original);
   });
 
   it("a write client's import is in the audit trail: one member.add per row created, none for a row skipped", async () => {

@@ -41,5 +41,53 @@ export async function runOnPty(args: string[], opts: { configDir: string; steps:
   // strip the terminal's control sequences for assertions
   // eslint-disable-next-line no-control-regex
   const plain = output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
-  return { exitCode: result.exitCode ?? -1, output: plain, unanswered: steps.length };
+  return { exitCode: result.exitCode ?? -1, output: plain, raw: output, unanswered: steps.length };
+}
+
+/**
+ * What a terminal shows once `raw` (a pty's output) has been written to it, as lines without
+ * trailing blanks: enough of a VT100 for what readline and inquirer write (cursor moves,
+ * erasing lines and the screen below, colours ignored), so that a test can tell text that
+ * was drawn and then erased from text that stays. The screen grows downwards without end.
+ */
+export function screenOf(raw: string): string[] {
+  const lines: string[][] = [[]];
+  let row = 0;
+  let col = 0;
+  const line = () => (lines[row] ??= []);
+  // eslint-disable-next-line no-control-regex
+  const tokens = raw.match(/\u001b\[[0-9;?]*[A-Za-z]|\u001b[^[]|[\s\S]/gu) ?? [];
+  for (const t of tokens) {
+    const csi = /^\u001b\[([0-9;?]*)([A-Za-z])$/.exec(t);
+    if (csi) {
+      const [, params = '', cmd] = csi;
+      const n = Number(params.split(';')[0]) || 1;
+      if (cmd === 'A') row = Math.max(0, row - n);
+      else if (cmd === 'B') row += n;
+      else if (cmd === 'C') col += n;
+      else if (cmd === 'D') col = Math.max(0, col - n);
+      else if (cmd === 'G') col = n - 1;
+      else if (cmd === 'H') [row, col] = [(Number(params.split(';')[0]) || 1) - 1, (Number(params.split(';')[1]) || 1) - 1];
+      else if (cmd === 'K') {
+        const mode = Number(params) || 0;
+        if (mode === 2) lines[row] = [];
+        else if (mode === 0) line().length = Math.min(line().length, col);
+        else for (let i = 0; i <= col; i++) line()[i] = ' ';
+      } else if (cmd === 'J' && (Number(params) || 0) === 0) {
+        line().length = Math.min(line().length, col);
+        lines.length = row + 1;
+      }
+      continue; // colours (m), cursor shown or hidden (h, l): nothing on the screen
+    }
+    if (t.startsWith('\u001b')) continue;
+    if (t === '\r') col = 0;
+    else if (t === '\n') row++;
+    else if (t === '\b') col = Math.max(0, col - 1);
+    else if (t >= ' ') {
+      const l = line();
+      while (l.length < col) l.push(' ');
+      l[col++] = t;
+    }
+  }
+  return Array.from(lines, (l) => (l ?? []).join('').trimEnd());
 }

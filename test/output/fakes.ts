@@ -162,6 +162,9 @@ export function fakeSession(
     api,
     apiVersion: settings.apiVersion ?? 'auto',
     profileName: settings.profileName ?? 'default',
+    async requireWrite() {
+      // a fake client may write
+    },
     calls,
     closed: false,
     async close() {

@@ -90,6 +90,9 @@ export async function runChambersCreate(opts: ChambersCreateOptions, globals: Gl
   const req = ask ? undefined : parseChambersCreate(opts, globals);
   const output = await createOutput(globals, ctx);
   await withSession(globals, ctx, async (session) => {
+    // a profile that may not write is told so before anyone answers a prompt
+    sessionVersion(session, ['chambers create'], globals.apiVersion);
+    await session.requireWrite('chambers create');
     if (req) return chambersCreate(req, session, output);
     const { openAsker } = await import('../shared/ask.js');
     const filled = await askChamber(opts, missing, await openAsker(ctx), session);

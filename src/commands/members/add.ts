@@ -67,15 +67,19 @@ export async function runMembersAdd(chamberId: string, opts: MembersAddOptions, 
   // every option given is checked before anyone is asked for the others (exit 5 at once)
   const problems = checkGiven(MemberCreate, bodyOf(opts), opts, OPTION_OF, FLAG_OF);
   const missing = checkMissing(opts, REQUIRED, ctx, globals, problems);
-  let filled = opts;
-  if (missing.length) {
-    if (problems.length) throw new CliError('the member is not valid; nothing was sent', ExitCode.REJECTED, problems);
-    const { openAsker } = await import('../shared/ask.js');
-    filled = await askMember(opts, missing, await openAsker(ctx));
-  }
-  const req = parseMembersAdd(chamberId, filled, globals);
+  if (missing.length && problems.length) throw new CliError('the member is not valid; nothing was sent', ExitCode.REJECTED, problems);
+  // everything given: checked before anything is opened, as always
+  const req = missing.length ? undefined : parseMembersAdd(chamberId, opts, globals);
   const output = await createOutput(globals, ctx);
-  await withSession(globals, ctx, (session) => membersAdd(req, session, output), output);
+  await withSession(globals, ctx, async (session) => {
+    // a profile that may not write is told so before anyone answers a prompt
+    sessionVersion(session, ['members add'], globals.apiVersion);
+    await session.requireWrite('members add');
+    if (req) return membersAdd(req, session, output);
+    const { openAsker } = await import('../shared/ask.js');
+    const filled = await askMember(opts, missing, await openAsker(ctx));
+    return membersAdd(parseMembersAdd(chamberId, filled, globals), session, output);
+  }, output);
 }
 
 /** The options `members add` lacks, asked for; the e-mail checked by the contract as it is typed. */

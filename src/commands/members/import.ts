@@ -53,9 +53,10 @@ export function parseDelimiter(raw: string): string {
 }
 
 /**
- * members import CHAMBER_ID FILE: local checks (file, options), then the profile and the
- * chamber (GET, also in a dry run), then the report file, then the rows. The summary is
- * printed even when the import stops early; the error, if any, follows it.
+ * members import CHAMBER_ID FILE: local checks (file, options), then the profile (for a real
+ * import, its client must hold the write scope) and the chamber (GET, also in a dry run),
+ * then the report file, then the rows. The summary is printed even when the import stops
+ * early; the error, if any, follows it.
  */
 export async function runMembersImport(
   chamberId: string,
@@ -71,6 +72,8 @@ export async function runMembersImport(
     const conn = openImportConnection(globals, ctx);
     try {
       chooseApiVersion(conn.apiVersion, ['members import'], { flag: globals.apiVersion !== undefined, profile: conn.profileName });
+      // a dry run only reads; a real one is refused at once on a profile that may not write
+      if (!req.dryRun) await conn.requireWrite('members import');
       await output.spin('Checking the chamber…', conn.api.getChamber('v2', req.chamberId, {}));
       const report = req.reportPath
         ? await ReportWriter.create(req.reportPath, { delimiter: req.delimiter, inputPath: req.file })

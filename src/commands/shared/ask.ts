@@ -84,7 +84,26 @@ export async function openAsker(ctx: CliContext): Promise<Asker> {
       return answer.trim();
     },
     async select(message, choices) {
-      return prompts.select({ message, choices, pageSize: 10 }, io).catch(cancelled);
+      // An answer folds the list into one line (`✔ Type hq`); Ctrl-C would leave the whole
+      // list on the screen above the error, so then the prompt is cleared. inquirer reads
+      // `clearPromptOnDone` when the prompt ends, after the keypress has been seen.
+      let interrupted = false;
+      const onKey = (_: unknown, key?: { ctrl?: boolean; name?: string }) => {
+        if (key?.ctrl && key.name === 'c') interrupted = true;
+      };
+      const context = {
+        ...io,
+        get clearPromptOnDone() {
+          return interrupted;
+        },
+      };
+      const answer = prompts.select({ message, choices, pageSize: 10 }, context);
+      ctx.stdin.on('keypress', onKey); // the prompt's terminal emits keypresses from here on
+      try {
+        return await answer.catch(cancelled);
+      } finally {
+        ctx.stdin.off('keypress', onKey);
+      }
     },
     async confirm(message) {
       return prompts.confirm({ message, default: false }, io).catch(cancelled);

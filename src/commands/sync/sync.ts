@@ -1,7 +1,7 @@
 import type { CliContext, GlobalOptions } from '../../core/context.js';
 import { CliError, ExitCode, signalExitCode, usageError } from '../../core/exit-codes.js';
 import { DirectoryClient } from '../../client/directory-client.js';
-import { openProfileForCalls } from '../../client/session.js';
+import { openProfileForCalls, requireWriteScope } from '../../client/session.js';
 import { tuneGcForImport } from '../../import/gc-tuning.js';
 import { duration, Progress } from '../../import/progress.js';
 import { createOutput } from '../../output/output.js';
@@ -180,6 +180,9 @@ export async function runSyncPush(opts: SyncOptions, globals: GlobalOptions, ctx
     const profile = opts.to ?? globals.profile ?? source!.profile;
     const p = openProfileForCalls({ ...globals, profile }, ctx);
     try {
+      // push POSTs what is pending: a profile that may not write is told so before the first
+      // POST (a dry run sends nothing, and with nothing pending there is nothing to refuse)
+      if (!opts.dryRun && (await copy.changes()).length > 0) await requireWriteScope(p, 'sync push');
       const kill = ctx.env.CHAMBERCTL_TEST_KILL_AFTER_POSTS;
       const result = await push({
         http: p.http,

@@ -59,7 +59,7 @@ export const OPTION_RULES: readonly OptionRule[] = [
   { command: 'serve', flag: '--seed', source: seeds },
   { command: 'snapshot export', flag: '--db', source: files },
   { command: 'snapshot import', flag: '--db', source: files },
-  ...['clients add', 'clients list', 'clients rotate', 'clients revoke', 'audit'].map((command) => ({ command, flag: '--db', source: files })),
+  ...['clients add', 'clients list', 'clients edit', 'clients rotate', 'clients revoke', 'audit'].map((command) => ({ command, flag: '--db', source: files })),
 ];
 
 export const ARGUMENT_RULES: readonly ArgumentRule[] = [

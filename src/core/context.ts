@@ -24,6 +24,11 @@ export interface CliContext {
    * the main thread.
    */
   copyWorker?: CopyWorkerSpawn;
+  /**
+   * Who the audit trail names as the maker of a client change (`user@host`); absent, the
+   * user and host this process runs as (operator.ts). Tests set it.
+   */
+  operator?: string;
 }
 
 export function processContext(): CliContext {

@@ -55,7 +55,7 @@ export function registerMetrics(app: FastifyInstance, store: DirectoryStore): { 
 
   const tokenFailures = new Counter({
     name: 'chamberctl_token_failures_total',
-    help: 'Token requests refused, by reason: unknown_client, wrong_secret, rate_limited.',
+    help: `Token requests refused, by reason: ${TOKEN_FAILURES.join(', ')}.`,
     labelNames: ['reason'],
     registers: [registry],
   });

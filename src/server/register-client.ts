@@ -11,14 +11,15 @@ export type Registered =
 
 /**
  * `serve --client-id ID` with its secret: adds ID as a `write` client when it does not exist
- * (audited as client.add); starts as it is when it exists and the secret is its own; refuses
- * (StartError, nothing changed) when it is revoked or has another secret. A restart never
- * changes a client: its secret changes with `clients rotate`, its scope never through serve.
+ * (audited as client.add, detail `write`, by `operator`: the user@host serve runs as); starts
+ * as it is when it exists and the secret is its own; refuses (StartError, nothing changed)
+ * when it is revoked or has another secret. A restart never changes a client: its secret
+ * changes with `clients rotate`, its scope with `clients edit`, never through serve.
  */
-export async function registerNamedClient(store: DirectoryStore, id: string, secret: string, now: Date): Promise<Registered> {
+export async function registerNamedClient(store: DirectoryStore, id: string, secret: string, now: Date, operator: string): Promise<Registered> {
   let auth = await store.clientAuth(id);
   if (!auth) {
-    if ((await store.addClient(id, await hashSecret(secret), 'write', now)) !== 'exists') return { kind: 'added' };
+    if ((await store.addClient(id, await hashSecret(secret), 'write', now, operator)) !== 'exists') return { kind: 'added' };
     auth = await store.clientAuth(id); // another instance added it just now
     if (!auth) throw new StartError(`the client "${id}" could not be registered; try again`);
   }
@@ -35,11 +36,11 @@ export async function registerNamedClient(store: DirectoryStore, id: string, sec
   );
 }
 
-/** A new database's first client, generated; its secret is shown once and stored only as a hash. */
-export async function generateFirstClient(store: DirectoryStore, now: Date): Promise<{ clientId: string; clientSecret: string } | undefined> {
+/** A new database's first client, generated (audited as registerNamedClient's); its secret is shown once and stored only as a hash. */
+export async function generateFirstClient(store: DirectoryStore, now: Date, operator: string): Promise<{ clientId: string; clientSecret: string } | undefined> {
   if ((await store.clientCount()) !== 0) return undefined;
   const client = { clientId: `cl${randomAlphanumeric(14)}`, clientSecret: randomAlphanumeric(40) };
   // 'exists' cannot happen for a fresh random id in practice; then the next start makes another
-  if ((await store.addClient(client.clientId, await hashSecret(client.clientSecret), 'write', now)) === 'exists') return undefined;
+  if ((await store.addClient(client.clientId, await hashSecret(client.clientSecret), 'write', now, operator)) === 'exists') return undefined;
   return client;
 }

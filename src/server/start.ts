@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { pino, type Logger } from 'pino';
+import { localOperator } from '../core/operator.js';
 import { isPostgresUrl, PgStorage, redactUrl } from '../storage/postgres/pg-storage.js';
 import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
 import { openStorage } from '../storage/sqlite/open-storage.js';
@@ -29,6 +30,8 @@ export interface StartOptions {
   seedSize?: 'standard' | 'large';
   clientId?: string;
   clientSecret?: string;
+  /** Who the audit trail names for a client serve registers (default: the user@host it runs as). */
+  operator?: string;
   now?: () => Date;
   /** GET /metrics in the Prometheus text format. */
   metrics?: boolean;
@@ -164,10 +167,10 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     let generatedClient: RunningServer['generatedClient'];
     let oldSecretUntil: string | undefined;
     if (opts.clientId && opts.clientSecret) {
-      const registered = await registerNamedClient(store, opts.clientId, opts.clientSecret, now());
+      const registered = await registerNamedClient(store, opts.clientId, opts.clientSecret, now(), opts.operator ?? localOperator());
       if (registered.kind === 'old-secret') oldSecretUntil = registered.until;
     } else {
-      generatedClient = await generateFirstClient(store, now());
+      generatedClient = await generateFirstClient(store, now(), opts.operator ?? localOperator());
     }
     stopped();
 

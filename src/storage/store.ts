@@ -83,6 +83,8 @@ export interface ClientRecord {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** Until when the secret before the last rotation works, as stored (commands show it only while it runs). */
+  old_secret_valid_until: string | null;
 }
 
 /** What the token endpoint checks a client's credentials against. */
@@ -117,6 +119,10 @@ export interface TokenRecord {
   version: string;
   expiresAt: number;
   clientId: string;
+  /**
+   * What the token may do now: the lesser of the scope it was issued with and its client's
+   * scope, so that `clients edit --scope read` takes the writes from tokens already issued.
+   */
   scope: Scope;
 }
 
@@ -127,19 +133,40 @@ export interface AuditContext {
   requestId: string;
 }
 
-export const AUDIT_ACTIONS = ['chamber.create', 'member.add', 'client.add', 'client.rotate', 'client.revoke'] as const;
+export const AUDIT_ACTIONS = ['chamber.create', 'member.add', 'client.add', 'client.rotate', 'client.revoke', 'client.scope'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** One audit record, as `audit --json` prints it. */
+/** One audit record, as `audit --json` prints it (cli.md, "Team access": this order). */
 export interface AuditRecord {
   at: string;
   action: AuditAction;
   /** The client that made the request; null for a change made by `chamberctl clients`. */
   client_id: string | null;
+  /** Who made a client change (`user@host` of the process that made it); null for a write over HTTP, and for records older than the column. */
+  operator: string | null;
   /** The new record's id, or the client's id for a client change. */
   target: string | null;
   request_id: string | null;
   address: string | null;
+  /** `client.add` and `client.scope`: the scope; `client.rotate`: the grace (`15m`, `0`); else null. */
+  detail: string | null;
+}
+
+/** The columns of an AuditRecord, in its order, as both backends select them. */
+export const AUDIT_COLUMNS = 'at, action, client_id, operator, target, request_id, address, detail';
+
+const GRACE_UNITS: Array<[string, number]> = [
+  ['d', 86_400_000],
+  ['h', 3_600_000],
+  ['m', 60_000],
+  ['s', 1000],
+];
+
+/** A rotation's grace as `client.rotate` records it: `0`, or in its largest whole unit (`90s`, `15m`, `2h`, `1d`); `--grace` reads it back. */
+export function graceText(ms: number): string {
+  if (ms === 0) return '0';
+  const [unit, size] = GRACE_UNITS.find(([, size]) => ms % size === 0) ?? ['ms', 1];
+  return `${ms / size}${unit}`;
 }
 
 export interface AuditFilter {
@@ -183,16 +210,23 @@ export interface DirectoryStore {
   noteClientUse(id: string, now: Date): Promise<void>;
 
   // `chamberctl clients` and `audit`: each change and its audit record in one transaction.
+  // `operator` is who made it (`user@host`), recorded with the change; null: unknown.
   /** 'exists' when the id is taken (by a revoked client too). */
-  addClient(id: string, secretHash: string, scope: Scope, now: Date): Promise<ClientRecord | 'exists'>;
+  addClient(id: string, secretHash: string, scope: Scope, now: Date, operator?: string | null): Promise<ClientRecord | 'exists'>;
   listClients(): Promise<ClientRecord[]>;
   /**
    * A new secret; the old one works for `graceMs` more (0: not at all), and tokens issued
    * with it expire when its grace ends.
    */
-  rotateClient(id: string, secretHash: string, now: Date, graceMs: number): Promise<{ old_secret_valid_until: string | null } | 'missing' | 'revoked'>;
+  rotateClient(id: string, secretHash: string, now: Date, graceMs: number, operator?: string | null): Promise<{ old_secret_valid_until: string | null } | 'missing' | 'revoked'>;
   /** Revokes the client and deletes its tokens; `already` when it was revoked before (nothing changed). */
-  revokeClient(id: string, now: Date): Promise<{ revoked_at: string; already: boolean } | 'missing'>;
+  revokeClient(id: string, now: Date, operator?: string | null): Promise<{ revoked_at: string; already: boolean } | 'missing'>;
+  /**
+   * Sets the client's scope; its tokens can do no more than it from then on (findToken).
+   * `changed` false when it had that scope already: nothing written, nothing recorded. A
+   * revoked client is not changed.
+   */
+  setClientScope(id: string, scope: Scope, now: Date, operator?: string | null): Promise<{ changed: boolean } | 'missing' | 'revoked'>;
   /** Newest first. */
   listAudit(f: AuditFilter): Promise<AuditRecord[]>;
   /** The answer stored for a client's Idempotency-Key, unless older than IDEMPOTENCY_TTL_MS. */

@@ -64,6 +64,7 @@ describe('command registration', () => {
     ['events', 'list'],
     ['clients', 'add'],
     ['clients', 'list'],
+    ['clients', 'edit'],
     ['clients', 'rotate'],
     ['clients', 'revoke'],
   ])('%s %s has a description and examples in --help', async (group, name) => {

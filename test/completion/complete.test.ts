@@ -113,15 +113,19 @@ describe('complete', () => {
   });
 
   it('offers the clients subcommands, the scopes of --scope, and files for --db of clients and audit', async () => {
-    expect((await values('clients', '')).values).toEqual(['add', 'list', 'rotate', 'revoke', 'help']);
+    expect((await values('clients', '')).values).toEqual(['add', 'list', 'edit', 'rotate', 'revoke', 'help']);
     expect((await values('clients', 'add', 'alice', '--scope', '')).values).toEqual(['read', 'write']);
     expect((await values('clients', 'add', 'alice', '--scope=r')).values).toEqual(['--scope=read']);
-    for (const words of [['clients', 'add', 'alice'], ['clients', 'list'], ['clients', 'rotate', 'alice'], ['clients', 'revoke', 'alice'], ['audit']]) {
+    expect((await values('clients', 'edit', 'alice', '--scope', '')).values).toEqual(['read', 'write']);
+    expect((await values('clients', 'edit', 'alice', '--scope=w')).values).toEqual(['--scope=write']);
+    expect((await values('clients', 'edit', 'alice', '--')).values).toEqual(expect.arrayContaining(['--scope', '--db']));
+    expect((await values('clients', 'revoke', 'alice', '--')).values).toEqual(expect.arrayContaining(['--yes', '--db']));
+    for (const words of [['clients', 'add', 'alice'], ['clients', 'list'], ['clients', 'edit', 'alice'], ['clients', 'rotate', 'alice'], ['clients', 'revoke', 'alice'], ['audit']]) {
       expect(await values(...words, '--db', '')).toMatchObject({ values: [], directive: 'files' });
     }
     expect((await values('audit', '--')).values).toEqual(expect.arrayContaining(['--since', '--client', '--limit', '--db']));
-    // the client id is free text: no file names
-    expect(await values('clients', 'rotate', '')).toMatchObject({ values: [], directive: 'nofiles' });
+    // the client id is free text: no file names (as for rotate and revoke, no ids offered: listing them would open the database)
+    for (const verb of ['edit', 'rotate', 'revoke']) expect(await values('clients', verb, '')).toMatchObject({ values: [], directive: 'nofiles' });
   });
 
   it('treats every word after -- as positional', async () => {
@@ -143,10 +147,10 @@ describe('chamberctl __complete', () => {
     expect(ctx.err()).toBe('');
   });
 
-  it('`__complete clients ""` offers add, list, rotate and revoke', async () => {
+  it('`__complete clients ""` offers add, list, edit, rotate and revoke', async () => {
     const ctx = fakeContext({ env: env() });
     expect(await run(['__complete', '--', 'clients', ''], ctx, '0.0.0-test')).toBe(0);
-    expect(ctx.out().split('\n').map((l) => l.split('\t')[0])).toEqual(['add', 'list', 'rotate', 'revoke', 'help', ':nofiles', '']);
+    expect(ctx.out().split('\n').map((l) => l.split('\t')[0])).toEqual(['add', 'list', 'edit', 'rotate', 'revoke', 'help', ':nofiles', '']);
     expect(ctx.err()).toBe('');
   });
 

@@ -1,16 +1,18 @@
-// `chamberctl clients add|list|rotate|revoke` and `chamberctl audit` (README, "Team access"),
-// run as the built binary on the backend of the pass: a SQLite file, or (CHAMBERCTL_TEST_BACKEND=
-// postgres) a PostgreSQL database of its own. The round trip an admin runs, with a `serve` on
-// the same database in between; every bad input leaves the database as it was; and no secret
-// is ever in the database, or in any output but that of the command that made it.
+// `chamberctl clients add|list|edit|rotate|revoke` and `chamberctl audit` (README, "Team
+// access"), run as the built binary on the backend of the pass: a SQLite file, or
+// (CHAMBERCTL_TEST_BACKEND=postgres) a PostgreSQL database of its own. The round trip an admin
+// runs, with a `serve` on the same database in between; every bad input leaves the database as
+// it was; no secret is ever in the database, or in any output but that of the command that made
+// it; the audit trail names who made each client change; a revocation asks first.
 import { existsSync, readFileSync } from 'node:fs';
+import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/server/start.js';
 import { assertBuilt, makeTempDir, removeTempDir, runCli, type RunResult } from '../helpers/cli.js';
 import { call } from '../helpers/http.js';
-import { runOnPty } from '../helpers/pty.js';
+import { KEY, runOnPty } from '../helpers/pty.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { noteSecret } from '../helpers/run-logs.js';
 import { TEST_BACKEND } from '../helpers/server.js';
@@ -68,6 +70,9 @@ async function databaseContent(db: string): Promise<string> {
 const state = async (db: string) => ({ clients: await json('clients', 'list', '--db', db), audit: await json('audit', '--limit', '10000', '--db', db) });
 
 const keys = (o: object) => Object.keys(o).sort();
+/** Who the audit trail names for a change made by these runs: the user and host the tests run as. */
+const OPERATOR = `${userInfo().username}@${hostname()}`;
+const AUDIT_FIELDS = ['at', 'action', 'client_id', 'operator', 'target', 'request_id', 'address', 'detail'];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const SECRET = /^[A-Za-z0-9]{40}$/;
 
@@ -115,17 +120,20 @@ describe(`chamberctl clients and audit (${TEST_BACKEND})`, () => {
     remember(JSON.parse(plain.stdout).client_secret, plain);
   });
 
-  it('list: id, scope, created, last used, revoked; never a secret or a hash', async () => {
+  it('list: id, scope, created, last used, revoked, old secret\'s grace; never a secret or a hash', async () => {
     const list = await json('clients', 'list', '--db', db);
     expect(list.map((c: { client_id: string }) => c.client_id)).toEqual(['alice', 'reports', 'ci']);
     for (const c of list) {
-      expect(keys(c)).toEqual(['client_id', 'created_at', 'last_used_at', 'revoked_at', 'scope']);
-      expect(c).toMatchObject({ last_used_at: null, revoked_at: null });
+      expect(Object.keys(c)).toEqual(['client_id', 'scope', 'created_at', 'last_used_at', 'revoked_at', 'old_secret_valid_until']);
+      expect(c).toMatchObject({ last_used_at: null, revoked_at: null, old_secret_valid_until: null });
     }
     expect(list[1].scope).toBe('read');
     const tsv = await ok('clients', 'list', '--db', db);
-    expect(tsv.stdout.split('\n')[1]).toBe(`reports\tread\t${list[1].created_at}\t\t`);
-    expect(tsv.stdout + JSON.stringify(list)).not.toMatch(/scrypt|secret/);
+    // the columns of before, and old_secret_valid_until appended
+    expect(tsv.stdout.split('\n')[1]).toBe(`reports\tread\t${list[1].created_at}\t\t\t`);
+    const shown = tsv.stdout + JSON.stringify(list);
+    expect(shown).not.toMatch(/scrypt|client_secret|secret_hash|"old_secret_hash/);
+    for (const { secret } of printed) expect(shown).not.toContain(secret);
   });
 
   it('serve on the database takes the clients: alice writes, reports only reads', async () => {
@@ -170,14 +178,25 @@ describe(`chamberctl clients and audit (${TEST_BACKEND})`, () => {
     const now = await ok('clients', 'rotate', 'ci', '--db', db, '--json');
     expect(JSON.parse(now.stdout)).toMatchObject({ client_id: 'ci', old_secret_valid_until: null });
     remember(JSON.parse(now.stdout).client_secret, now);
+
+    // `clients list` shows the end of a grace while it runs, and null once it has ended
+    const short = await ok('clients', 'rotate', 'ci', '--grace', '1s', '--db', db, '--json');
+    const shortUntil = JSON.parse(short.stdout).old_secret_valid_until;
+    remember(JSON.parse(short.stdout).client_secret, short);
+    const grace = async () => Object.fromEntries((await json('clients', 'list', '--db', db)).map((c: { client_id: string; old_secret_valid_until: string | null }) => [c.client_id, c.old_secret_valid_until]));
+    if (Date.now() < Date.parse(shortUntil) - 200) expect(await grace()).toEqual({ alice: rotated.old_secret_valid_until, reports: null, ci: shortUntil });
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(shortUntil) - Date.now() + 50)));
+    expect(await grace()).toEqual({ alice: rotated.old_secret_valid_until, reports: null, ci: null });
+    const tsv = await ok('clients', 'list', '--db', db);
+    expect(tsv.stdout.split('\n')[0]).toMatch(new RegExp(`^alice\twrite\t\\S+\t\\S*\t\t${rotated.old_secret_valid_until}$`));
   });
 
-  it('revoke: the time it was revoked; again: the same time, exit 0, nothing new recorded', async () => {
-    const first = await json('clients', 'revoke', 'reports', '--db', db);
+  it('revoke --yes: the time it was revoked; again: the same time, exit 0, nothing new recorded', async () => {
+    const first = await json('clients', 'revoke', 'reports', '--yes', '--db', db);
     expect(keys(first)).toEqual(['client_id', 'revoked_at']);
     expect(first.client_id).toBe('reports');
     expect(first.revoked_at).toMatch(ISO);
-    const again = await ok('clients', 'revoke', 'reports', '--db', db);
+    const again = await ok('clients', 'revoke', 'reports', '--yes', '--db', db);
     expect(again.stdout).toBe(`client_id: reports\nrevoked_at: ${first.revoked_at}\n`);
     expect(again.stderr).toBe('');
     const picked = JSON.parse((await ok('clients', 'list', '--db', db, '--json=client_id,revoked_at')).stdout);
@@ -188,19 +207,35 @@ describe(`chamberctl clients and audit (${TEST_BACKEND})`, () => {
     ]);
   });
 
+  it('edit --scope: the client and its new scope; the same scope again changes and records nothing', async () => {
+    const edited = await ok('clients', 'edit', 'ci', '--scope', 'read', '--db', db, '--json');
+    expect(edited.stdout).toBe('{"client_id":"ci","scope":"read"}\n');
+    expect(edited.stderr).toBe('');
+    const before = await state(db);
+    const again = await ok('clients', 'edit', 'ci', '--scope', 'read', '--db', db);
+    expect(again.stdout).toBe('client_id: ci\nscope: read\n');
+    expect(again.stderr).toBe(''); // "nothing changed" is said on a terminal only
+    expect(await state(db)).toEqual(before);
+    expect(before.clients.find((c: { client_id: string }) => c.client_id === 'ci').scope).toBe('read');
+    expect(JSON.parse((await ok('clients', 'edit', 'ci', '--scope', 'read', '--db', db, '--json=scope')).stdout)).toEqual({ scope: 'read' });
+  });
+
   it('audit: the client changes (client_id null, target the client) and alice\'s write, newest first', async () => {
     const all = await json('audit', '--since', '24h', '--db', db);
-    for (const a of all) expect(keys(a)).toEqual(['action', 'address', 'at', 'client_id', 'request_id', 'target']);
+    for (const a of all) expect(Object.keys(a)).toEqual(AUDIT_FIELDS);
     const changes = all.filter((a: { action: string }) => a.action.startsWith('client.'));
-    expect(changes.map((a: { action: string; target: string }) => `${a.action} ${a.target}`)).toEqual([
-      'client.revoke reports',
-      'client.rotate ci',
-      'client.rotate alice',
-      'client.add ci',
-      'client.add reports',
-      'client.add alice',
+    // who made each (the user and host of the command), and what it set: the scope, the grace
+    expect(changes.map((a: { action: string; target: string; detail: string | null }) => `${a.action} ${a.target} ${a.detail}`)).toEqual([
+      'client.scope ci read',
+      'client.revoke reports null',
+      'client.rotate ci 1s',
+      'client.rotate ci 0',
+      'client.rotate alice 15m',
+      'client.add ci write',
+      'client.add reports read',
+      'client.add alice write',
     ]);
-    for (const a of changes) expect(a).toMatchObject({ client_id: null, request_id: null, address: null });
+    for (const a of changes) expect(a).toMatchObject({ client_id: null, operator: OPERATOR, request_id: null, address: null });
     const ats = all.map((a: { at: string }) => a.at);
     expect(ats).toEqual([...ats].sort().reverse());
 
@@ -208,9 +243,9 @@ describe(`chamberctl clients and audit (${TEST_BACKEND})`, () => {
     const mine = await json('audit', '--since', '24h', '--client', 'alice', '--db', db);
     const byAction = (a: { action: string }, b: { action: string }) => a.action.localeCompare(b.action);
     expect(mine.sort(byAction)).toEqual([
-      { at: expect.stringMatching(ISO), action: 'chamber.create', client_id: 'alice', target: chamberId, request_id: 'team-access-1', address: expect.any(String) },
-      { at: expect.stringMatching(ISO), action: 'client.add', client_id: null, target: 'alice', request_id: null, address: null },
-      { at: expect.stringMatching(ISO), action: 'client.rotate', client_id: null, target: 'alice', request_id: null, address: null },
+      { at: expect.stringMatching(ISO), action: 'chamber.create', client_id: 'alice', operator: null, target: chamberId, request_id: 'team-access-1', address: expect.any(String), detail: null },
+      { at: expect.stringMatching(ISO), action: 'client.add', client_id: null, operator: OPERATOR, target: 'alice', request_id: null, address: null, detail: 'write' },
+      { at: expect.stringMatching(ISO), action: 'client.rotate', client_id: null, operator: OPERATOR, target: 'alice', request_id: null, address: null, detail: '15m' },
     ]);
     // its POST was refused: nothing recorded of it, only the changes made to it
     expect((await json('audit', '--client', 'reports', '--db', db)).map((a: { action: string }) => a.action)).toEqual(['client.revoke', 'client.add']);
@@ -218,12 +253,25 @@ describe(`chamberctl clients and audit (${TEST_BACKEND})`, () => {
     expect(await json('audit', '--limit', '2', '--db', db)).toEqual(all.slice(0, 2));
     expect(await json('audit', '--since', '2999-01-01', '--db', db)).toEqual([]);
     expect(await json('audit', '--since', '2000-01-01T00:00:00+01:00', '--db', db)).toEqual(all);
+    // TSV: the columns of before, then operator and detail
     const tsv = await ok('audit', '--limit', '1', '--db', db);
-    expect(tsv.stdout).toBe(`${all[0].at}\tclient.revoke\t\treports\t\t\n`);
+    expect(tsv.stdout).toBe(`${all[0].at}\tclient.scope\t\tci\t\t\t${OPERATOR}\tread\n`);
+    expect(JSON.parse((await ok('audit', '--limit', '1', '--db', db, '--json=operator,detail')).stdout)).toEqual([{ operator: OPERATOR, detail: 'read' }]);
+  });
+
+  it('snapshots carry neither clients nor the audit trail, and import --replace keeps both', async () => {
+    const file = join(dir, 'team.snapshot');
+    await ok('snapshot', 'export', file, '--db', db);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('Team Access Chamber');
+    for (const word of ['alice', 'reports', 'client.', OPERATOR, 'team-access-1']) expect(text).not.toContain(word);
+    const before = await state(db);
+    await ok('snapshot', 'import', file, '--replace', '--yes', '--db', db);
+    expect(await state(db)).toEqual(before);
   });
 
   it('no secret in the clear: not in the database, and in no output but the stdout of the command that made it', async () => {
-    expect(printed).toHaveLength(5);
+    expect(printed).toHaveLength(6);
     const content = await databaseContent(db);
     expect(content.length).toBeGreaterThan(1000);
     expect(content).toContain('alice'); // the scan does read the clients
@@ -246,18 +294,106 @@ describe(`chamberctl clients and audit (${TEST_BACKEND})`, () => {
     expect(added.output).toMatch(/^client_id: desk\nclient_secret: \w{40}\nscope: write\ncreated_at: \S+Z\nSave this secret now: it will not be shown again\.\n$/);
 
     const list = await pty('clients', 'list');
-    expect(list.output).toMatch(/^CLIENT ID +SCOPE +CREATED +LAST USED +REVOKED\n/);
-    expect(list.output).toMatch(/\nreports +read +\d{4}-\d{2}-\d{2} \d{2}:\d{2} +(never|\d{4}-\d{2}-\d{2} \d{2}:\d{2}) +\d{4}-\d{2}-\d{2} \d{2}:\d{2}\n/);
-    expect(list.output).toMatch(/\ndesk +write +\d{4}-\d{2}-\d{2} \d{2}:\d{2} +never +-\n/);
+    const T = '\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}';
+    expect(list.output).toMatch(/^CLIENT ID +SCOPE +CREATED +LAST USED +REVOKED +OLD SECRET UNTIL\n/);
+    expect(list.output).toMatch(new RegExp(`\\nalice +write +${T} +(never|${T}) +- +${T}:\\d{2}\\n`)); // its grace of 15m runs
+    expect(list.output).toMatch(new RegExp(`\\nreports +read +${T} +(never|${T}) +${T} +-\\n`));
+    expect(list.output).toMatch(new RegExp(`\\ndesk +write +${T} +never +- +-\\n`));
     expect(list.output).toContain('\n4 clients\n');
 
-    const again = await pty('clients', 'revoke', 'reports');
+    const again = await pty('clients', 'revoke', 'reports'); // revoked before: nothing to ask
     expect(again.exitCode).toBe(0);
     expect(again.output).toMatch(/\n"reports" was already revoked at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC; nothing changed\.\n$/);
 
+    const same = await pty('clients', 'edit', 'desk', '--scope', 'write');
+    expect(same.exitCode).toBe(0);
+    expect(same.output).toBe('client_id: desk\nscope: write\n"desk" already has the write scope; nothing changed.\n');
+    const down = await pty('clients', 'edit', 'desk', '--scope', 'read');
+    expect(down.exitCode).toBe(0);
+    expect(down.output).toMatch(/^client_id: desk\nscope: read\n"desk" now has the read scope: its tokens, those issued before included, can no longer write/);
+
     const audit = await pty('audit', '--limit', '2');
-    expect(audit.output).toMatch(/^AT \(UTC\) +ACTION +CLIENT +TARGET +REQUEST ID +ADDRESS\n\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} +client\.add +- +desk +- +-\n/);
-    expect(audit.output).toContain('2 records, the newest; --limit 20 or --since shows more or fewer');
+    const op = OPERATOR.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(audit.output).toMatch(new RegExp(`^AT \\(UTC\\) +ACTION +CLIENT +OPERATOR +TARGET +DETAIL +REQUEST ID +ADDRESS\\n${T}:\\d{2} +client\\.scope +- +${op} +desk +read +- +-\\n${T}:\\d{2} +client\\.add +- +${op} +desk +write +- +-\\n`));
+    expect(audit.output).toContain('\n2 records, the newest; --limit 4 shows more, --since picks a period\n');
+  }, 60_000);
+});
+
+describe(`clients edit and revoke while serve serves, and the question revoke asks (${TEST_BACKEND})`, () => {
+  let db: string;
+  beforeAll(async () => {
+    db = await newDatabase('edit-revoke');
+  });
+  const added = async (id: string, scope = 'write') => {
+    const secret = JSON.parse((await ok('clients', 'add', id, '--scope', scope, '--db', db, '--json')).stdout).client_secret as string;
+    noteSecret(secret);
+    return secret;
+  };
+  /** A write that creates nothing whatever the scope: 403 without write, else 400 for its body. */
+  const tryWrite = async (baseUrl: string, token: string) => (await call(baseUrl, 'POST', '/v2/chambers', { token, raw: '{not json' })).status;
+  const revokedAt = async (id: string) => (await json('clients', 'list', '--db', db)).find((c: { client_id: string }) => c.client_id === id).revoked_at;
+  const changesTo = async (id: string) => (await json('audit', '--client', id, '--db', db)).map((a: { action: string }) => a.action);
+
+  it('edit --scope read: a write token in use stops writing within 1 s of the command; a token of a revoked client at once', async () => {
+    const secret = await added('editor');
+    const other = await added('leaver');
+    const s = await startServeProcess(['--port', '0', '--db', db, '--seed', 'none', '--quiet'], { CHAMBERCTL_CONFIG_DIR: join(dir, 'serve-config-2') });
+    try {
+      const t = (await tokenStatus(s.baseUrl, 'editor', secret)).token!;
+      expect(await tryWrite(s.baseUrl, t)).toBe(400); // checked, and remembered by the server
+      await ok('clients', 'edit', 'editor', '--scope', 'read', '--db', db);
+      const done = Date.now();
+      let status = 0;
+      while (Date.now() - done < 2000 && (status = await tryWrite(s.baseUrl, t)) !== 403) await new Promise((r) => setTimeout(r, 20));
+      expect(status).toBe(403);
+      expect(Date.now() - done).toBeLessThan(1000);
+      expect((await call(s.baseUrl, 'GET', '/v2/chambers', { token: t })).status).toBe(200); // it still reads
+
+      const leaving = (await tokenStatus(s.baseUrl, 'leaver', other)).token!;
+      await ok('clients', 'revoke', 'leaver', '--yes', '--db', db);
+      const revoked = Date.now();
+      while (Date.now() - revoked < 2000 && (await call(s.baseUrl, 'GET', '/v2/chambers', { token: leaving })).status !== 401) await new Promise((r) => setTimeout(r, 20));
+      expect(Date.now() - revoked).toBeLessThan(1000);
+    } finally {
+      expect((await s.stop()).exitCode).toBe(0);
+    }
+  }, 60_000);
+
+  it('revoke on a terminal asks first: Enter and n keep the client (exit 1), Ctrl-C too (exit 130), y revokes', async () => {
+    await added('asked');
+    const before = await state(db);
+    const question = /Revoke client "asked"\? It can never be used or added again\./;
+    const answer = (send: string) => runOnPty(['clients', 'revoke', 'asked', '--db', db], { configDir: join(dir, 'config'), steps: [{ when: question, send }] });
+
+    for (const [send, code, says] of [
+      [KEY.enter, 1, 'error: "asked" was not revoked'],
+      [`n${KEY.enter}`, 1, 'error: "asked" was not revoked'],
+      ['\u0003', 130, 'error: cancelled; "asked" was not revoked'],
+    ] as const) {
+      const r = await answer(send);
+      expect(r.unanswered, r.output).toBe(0);
+      expect(r.exitCode, r.output).toBe(code);
+      expect(r.output).toMatch(/\(y\/N\)/); // no is the default
+      expect(r.output).toContain(says);
+      expect(await state(db)).toEqual(before);
+    }
+
+    const yes = await answer(`y${KEY.enter}`);
+    expect(yes.exitCode, yes.output).toBe(0);
+    expect(yes.output).toMatch(/\nclient_id: asked\nrevoked_at: \S+Z\n"asked" is revoked: its secret and every token issued to it are refused from now on\.\n$/);
+    expect(await revokedAt('asked')).not.toBeNull();
+    expect(await changesTo('asked')).toEqual(['client.revoke', 'client.add']);
+  }, 60_000);
+
+  it('on a terminal: --yes asks nothing, and an unknown client is exit 4 before any question', async () => {
+    await added('sure');
+    const r = await runOnPty(['clients', 'revoke', 'sure', '--yes', '--db', db], { configDir: join(dir, 'config'), steps: [] });
+    expect(r.exitCode, r.output).toBe(0);
+    expect(r.output).not.toContain('Revoke client');
+    expect(await revokedAt('sure')).not.toBeNull();
+    const unknown = await runOnPty(['clients', 'revoke', 'nobody', '--db', db], { configDir: join(dir, 'config'), steps: [] });
+    expect(unknown.exitCode).toBe(4);
+    expect(unknown.output).toBe('error: there is no client "nobody" (see `chamberctl clients list`)\n');
   }, 60_000);
 });
 
@@ -270,7 +406,7 @@ describe(`bad input: one line, its exit status, nothing on stdout, the database 
     db = await newDatabase('bad-input');
     await ok('clients', 'add', 'alice', '--db', db);
     await ok('clients', 'add', 'gone', '--scope', 'read', '--db', db);
-    await ok('clients', 'revoke', 'gone', '--db', db);
+    await ok('clients', 'revoke', 'gone', '--yes', '--db', db);
     before = await state(db);
   });
 
@@ -290,14 +426,23 @@ describe(`bad input: one line, its exit status, nothing on stdout, the database 
     [['audit', '--since', 'yesterdayish'], 2, '--since must be an ISO 8601 date (2026-11-01) or date-time (2026-11-01T09:00:00Z), or a duration back from now such as 24h or 7d, not "yesterdayish"'],
     [['audit', '--limit', '0'], 2, '--limit must be a whole number from 1 to 10000, not "0"'],
     [['clients', 'rotate', 'nobody'], 4, 'there is no client "nobody" (see `chamberctl clients list`)'],
-    [['clients', 'revoke', 'nobody'], 4, 'there is no client "nobody" (see `chamberctl clients list`)'],
+    [['clients', 'revoke', 'nobody', '--yes'], 4, 'there is no client "nobody" (see `chamberctl clients list`)'],
+    [['clients', 'revoke', 'alice'], 2, 'revoking "alice" is permanent: pass --yes to revoke it without a terminal to confirm on'],
+    [['clients', 'revoke', 'nobody'], 2, 'revoking "nobody" is permanent: pass --yes'],
+    [['clients', 'edit', 'nobody', '--scope', 'read'], 4, 'there is no client "nobody" (see `chamberctl clients list`)'],
+    [['clients', 'edit', 'gone', '--scope', 'read'], 5, 'client "gone" is revoked; add a new client instead'],
+    [['clients', 'edit', 'gone', '--scope', 'write'], 5, 'client "gone" is revoked; add a new client instead'],
+    [['clients', 'edit', 'alice'], 2, "required option '--scope <scope>' not specified"],
+    [['clients', 'edit', 'alice', '--scope', 'admin'], 2, '--scope must be one of: read, write, not "admin"'],
+    [['clients', 'edit', 'a b', '--scope', 'read'], 2, `CLIENT_ID ${rule} "a b"`],
+    [['clients', 'edit', 'alice', '--scope', 'read', '--json=secret'], 2, '--json: "secret" is not a field of an edited client; fields: client_id, scope'],
     [['audit', '--client', 'nobody'], 4, 'there is no client "nobody" (see `chamberctl clients list`)'],
     [['clients', 'add', 'alice'], 5, 'client "alice" already exists (ids are never reused, not even a revoked client\'s); choose another id'],
     [['clients', 'add', 'gone', '--scope', 'write'], 5, 'client "gone" already exists'],
     [['clients', 'rotate', 'gone'], 5, 'client "gone" is revoked; add a new client instead'],
     [['clients', 'add', 'carol', '--json=client_id,scope'], 2, '--json: the fields must include client_secret, which is shown this once only'],
     [['clients', 'rotate', 'alice', '--json=client_id'], 2, '--json: the fields must include client_secret, which is shown this once only'],
-    [['audit', '--json=bogus'], 2, '--json: "bogus" is not a field of an audit record; fields: at, action, client_id, target, request_id, address'],
+    [['audit', '--json=bogus'], 2, '--json: "bogus" is not a field of an audit record; fields: at, action, client_id, operator, target, request_id, address, detail'],
   ]))('%s', async (_name, args, code, message) => {
     const r = await cli(...args, '--db', db);
     expect(r.exitCode).toBe(code);

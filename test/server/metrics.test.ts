@@ -63,6 +63,14 @@ describe('GET /metrics', () => {
     expect(after.get('process_cpu_seconds_total')).toBeGreaterThan(0);
   });
 
+  it('names every reason it counts token failures by, in its help and as series from the start', async () => {
+    const r = await call(srv.baseUrl, 'GET', '/metrics');
+    const reasons = ['unknown_client', 'wrong_secret', 'revoked_client', 'rate_limited'];
+    expect(r.text).toContain(`# HELP chamberctl_token_failures_total Token requests refused, by reason: ${reasons.join(', ')}.\n`);
+    const s = samples(r.text);
+    for (const reason of reasons) expect(s.has(`chamberctl_token_failures_total{reason="${reason}"}`), reason).toBe(true);
+  });
+
   it(`shows the pool's connections where there is a pool (${TEST_BACKEND})`, async () => {
     const s = await scrape();
     if (srv.server.store.poolStats) {

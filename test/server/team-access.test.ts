@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localOperator } from '../../src/core/operator.js';
 import { RECHECK_MS } from '../../src/server/auth/bearer.js';
 import { hashSecret } from '../../src/server/auth/secrets.js';
 import { openStore } from '../../src/server/start.js';
@@ -202,6 +203,57 @@ describe('revocation and rotation, across instances', () => {
   });
 });
 
+describe('scope changes, across instances', () => {
+  /** A write attempt that creates nothing whatever the scope: 403 without write, else 400 for the body. */
+  const tryWrite = async (s: TestServer, t: string) => (await call(s.baseUrl, 'POST', '/v2/chambers', { token: t, raw: '{not json' })).status;
+
+  it('write → read: tokens already in use stop writing on both instances within 1 s, and new ones are read', async () => {
+    const c = await newClient('write');
+    const t = await token(a, c);
+    // both instances have checked (and remember) the write token
+    expect(await tryWrite(a, t)).toBe(400);
+    expect(await tryWrite(b, t)).toBe(400);
+    expect(await admin.setClientScope(c.id, 'read', new Date(), 'tester@bench')).toEqual({ changed: true });
+    const changedAt = Date.now();
+    const refused = async (s: TestServer) => {
+      expect(await timeUntil(async () => (await tryWrite(s, t)) === 403, 2000)).toBeGreaterThanOrEqual(0);
+      return Date.now() - changedAt;
+    };
+    const [onA, onB] = await Promise.all([refused(a), refused(b)]);
+    expect(onA).toBeLessThan(1000);
+    expect(onB).toBeLessThan(1000);
+    // it still reads; a new token is read, and write is no longer granted
+    expect((await call(b.baseUrl, 'GET', '/v2/chambers?per_page=1', { token: t })).status).toBe(200);
+    expect((await tokenFor(b, c)).body.scope).toBe('read');
+    expect((await tokenFor(a, c, 'write')).body.error).toBe('invalid_scope');
+    const changes = (await admin.listAudit({ clientId: c.id, limit: 10 })).filter((r) => r.target === c.id);
+    expect(changes[0]).toMatchObject({ action: 'client.scope', client_id: null, operator: 'tester@bench', detail: 'read', request_id: null, address: null });
+  });
+
+  it('read → write: new tokens write; a token issued as read stays read', async () => {
+    const c = await newClient('read');
+    const readToken = await token(a, c);
+    expect(await tryWrite(b, readToken)).toBe(403);
+    expect(await admin.setClientScope(c.id, 'write', new Date(), 'tester@bench')).toEqual({ changed: true });
+    const fresh = await tokenFor(b, c);
+    expect(fresh.body.scope).toBe('write');
+    expect(await tryWrite(a, fresh.body.access_token)).toBe(400);
+    // past the re-check: the read token looked up again is still read
+    await new Promise((r) => setTimeout(r, RECHECK_MS + 100));
+    expect(await tryWrite(b, readToken)).toBe(403);
+    expect(await tryWrite(a, readToken)).toBe(403);
+  });
+
+  it('the scope it has already: nothing changed, nothing recorded; a revoked client: refused', async () => {
+    const c = await newClient('write');
+    expect(await admin.setClientScope(c.id, 'write', new Date(), 'tester@bench')).toEqual({ changed: false });
+    expect((await admin.listAudit({ clientId: c.id, limit: 10 })).map((r) => r.action)).toEqual(['client.add']);
+    await admin.revokeClient(c.id, new Date());
+    expect(await admin.setClientScope(c.id, 'read', new Date(), 'tester@bench')).toBe('revoked');
+    expect((await admin.listClients()).find((x) => x.client_id === c.id)!.scope).toBe('write');
+  });
+});
+
 describe('last use', () => {
   /** Counts real writes of clients.last_used_at, with a trigger in the database itself. */
   async function countWrites(): Promise<() => Promise<number>> {
@@ -276,6 +328,7 @@ describe('the audit trail', () => {
       const record = records.find((x) => x.target === r.body.id)!;
       expect(record.action).toBe(r.body.email ? 'member.add' : 'chamber.create');
       expect(record.request_id).toBe(r.headers.get('x-request-id'));
+      expect(record).toMatchObject({ operator: null, detail: null }); // made over HTTP: its client is who
       expect(record.address).toMatch(/^(127\.0\.0\.1|::1|::ffff:127\.0\.0\.1)$/);
     }
     // newest first
@@ -303,6 +356,10 @@ describe('the audit trail', () => {
 describe('serve --client-id', () => {
   it('registers a write client, and will not bring back a revoked one', async () => {
     expect((await admin.listClients()).find((x) => x.client_id === a.clientId)).toMatchObject({ scope: 'write', revoked_at: null });
+    // recorded once (the second instance found it there), as made by the user serve runs as
+    const added = (await admin.listAudit({ clientId: a.clientId, limit: 10_000 })).filter((r) => r.action === 'client.add');
+    expect(added).toEqual([expect.objectContaining({ client_id: null, target: a.clientId, operator: localOperator(), detail: 'write' })]);
+    expect(localOperator()).toMatch(/^[^@\s]+@[^@\s]+$/);
     const c = await newClient('read');
     await admin.revokeClient(c.id, new Date());
     const { startServer } = await import('../../src/server/start.js');

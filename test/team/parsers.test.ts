@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../../src/core/exit-codes.js';
 import { parseClientId } from '../../src/team/client-id.js';
+import { graceText } from '../../src/storage/store.js';
 import { durationMs, MAX_GRACE_MS, parseGrace, parseLimit, parseSince } from '../../src/team/durations.js';
 
 /** The usage error `f` throws: exit 2, one line. */
@@ -68,6 +69,14 @@ describe('durations', () => {
     expect(parseGrace()).toBe(0);
     expect(parseGrace('720h')).toBe(MAX_GRACE_MS);
     for (const raw of ['31d', '721h', '43201m', '2592001s', '999999999d']) expect(usage(() => parseGrace(raw))).toBe(`--grace must be at most 30d, not "${raw}"`);
+  });
+
+  it("the grace client.rotate records (graceText) is a --grace that means the same, in its largest whole unit", () => {
+    for (const raw of ['0', '0s', '1s', '59s', '60s', '90s', '900s', '15m', '60m', '90m', '24h', '36h', '1d', '30d', '2592000s']) {
+      const ms = parseGrace(raw);
+      expect(parseGrace(graceText(ms)), raw).toBe(ms);
+    }
+    expect(['0s', '60s', '900s', '60m', '24h', '2592000s'].map((raw) => graceText(parseGrace(raw)))).toEqual(['0', '1m', '15m', '1h', '1d', '30d']);
   });
 });
 

@@ -6,7 +6,7 @@ import { createOutput } from '../../output/output.js';
 import type { AuditRecord } from '../../storage/store.js';
 import { parseClientId } from '../../team/client-id.js';
 import { listAudit } from '../../team/clients.js';
-import { parseLimit, parseSince } from '../../team/durations.js';
+import { AUDIT_LIMIT, parseLimit, parseSince } from '../../team/durations.js';
 import { teamDbPath, withTeamStore } from '../../team/team-store.js';
 import { checkJsonFields } from '../shared/options.js';
 
@@ -17,23 +17,37 @@ export interface AuditOptions {
   db?: string;
 }
 
-const FIELDS = ['at', 'action', 'client_id', 'target', 'request_id', 'address'] as const;
+/** The fields of `--json`, in cli.md's order. */
+const FIELDS = ['at', 'action', 'client_id', 'operator', 'target', 'request_id', 'address', 'detail'] as const;
+/** TSV and CSV columns: the order scripts rely on, appended to only (operator and detail came later). */
+const COLUMNS = ['at', 'action', 'client_id', 'target', 'request_id', 'address', 'operator', 'detail'] as const;
 
-// TSV column order is part of the interface for scripts: append only.
-const auditView: ResourceView<AuditRecord> = {
+export const auditView: ResourceView<AuditRecord> = {
   noun: ['record', 'records'],
   fields: FIELDS,
   columns: [
     { header: 'AT (UTC)', table: (a) => formatSecond(a.at) },
     { header: 'ACTION', table: (a) => a.action },
     { header: 'CLIENT', table: (a) => orNone(a.client_id) },
+    { header: 'OPERATOR', table: (a) => orNone(a.operator), shrink: true, keep: true, readable: 16 },
     { header: 'TARGET', table: (a) => orNone(a.target) },
+    { header: 'DETAIL', table: (a) => orNone(a.detail), optional: 3 },
     { header: 'REQUEST ID', table: (a) => orNone(a.request_id), shrink: true, optional: 1 },
     { header: 'ADDRESS', table: (a) => orNone(a.address), optional: 2 },
   ],
-  tsv: (a) => FIELDS.map((f) => a[f]),
-  csv: { header: [...FIELDS], row: (a) => FIELDS.map((f) => a[f]) },
+  tsv: (a) => COLUMNS.map((f) => a[f]),
+  csv: { header: [...COLUMNS], row: (a) => COLUMNS.map((f) => a[f]) },
 };
+
+/**
+ * The footer of a full page: `limit` records were shown and there may be more. It suggests a
+ * larger --limit only when there is one (twice this one, at most the maximum), and --since.
+ */
+export function fullPageNote(limit: number): string {
+  const shown = `${limit} record${limit === 1 ? '' : 's'}, the newest`;
+  if (limit >= AUDIT_LIMIT.max) return `${shown} (the most --limit shows); --since picks a period`;
+  return `${shown}; --limit ${Math.min(limit * 2, AUDIT_LIMIT.max)} shows more, --since picks a period`;
+}
 
 export async function runAudit(opts: AuditOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
   checkJsonFields(globals, FIELDS, 'an audit record');
@@ -47,6 +61,6 @@ export async function runAudit(opts: AuditOptions, globals: GlobalOptions, ctx: 
   await writer.page(records);
   await writer.end();
   if (records.length === 0) output.note('no audit records match');
-  else if (records.length === limit) output.note(`${limit} records, the newest; --limit ${Math.min(limit * 10, 10_000)} or --since shows more or fewer`);
+  else if (records.length === limit) output.note(fullPageNote(limit));
   else output.note(`${records.length} record${records.length === 1 ? '' : 's'}`);
 }

@@ -21,9 +21,10 @@ export function registerAuditCommand(program: Command, ctx: CliContext): void {
       ]) +
         `
 Actions: chamber.create and member.add (made over HTTP: client_id, address and request_id
-of the request; target the new record's id), client.add, client.rotate and client.revoke
-(made by chamberctl clients or serve --client-id: client_id null, target the client's id).
-Exit status 4 when --client names no client.
+of the request; target the new record's id), client.add, client.scope, client.rotate and
+client.revoke (made by chamberctl clients or serve --client-id: client_id null, target the
+client's id, operator the user@host who made it, detail the scope set or the grace of a
+rotation). Exit status 4 when --client names no client.
 `,
     )
     .action(async (opts: AuditOptions, cmd: Command) => {

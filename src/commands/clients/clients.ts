@@ -1,5 +1,6 @@
 import type { CliContext, GlobalOptions } from '../../core/context.js';
-import { usageError } from '../../core/exit-codes.js';
+import { CliError, ExitCode, usageError } from '../../core/exit-codes.js';
+import { localOperator } from '../../core/operator.js';
 import type { ResourceView } from '../../output/columns.js';
 import { formatSecond, formatTime, NONE, orNone } from '../../output/format.js';
 import { ListWriter } from '../../output/list-writer.js';
@@ -7,27 +8,31 @@ import { createOutput, type Output } from '../../output/output.js';
 import { pickFields } from '../../output/settings.js';
 import type { ClientRecord, Scope } from '../../storage/store.js';
 import { parseClientId } from '../../team/client-id.js';
-import { addClient, listClients, revokeClient, rotateClient } from '../../team/clients.js';
+import { addClient, editClientScope, listClients, revocationTarget, revokeClient, rotateClient } from '../../team/clients.js';
 import { parseGrace } from '../../team/durations.js';
 import { teamDbPath, withTeamStore } from '../../team/team-store.js';
+import { canPrompt } from '../shared/ask.js';
 import { checkJsonFields } from '../shared/options.js';
 
 export interface ClientsOptions {
   db?: string;
   scope?: Scope;
   grace?: string;
+  /** `revoke`: without asking (and required off a terminal). */
+  yes?: boolean;
 }
 
 const SAVE_IT = 'Save this secret now: it will not be shown again.';
 
 // What each command's --json prints (cli.md, "Team access"); `--json=FIELDS` picks among them.
-const CLIENT_FIELDS = ['client_id', 'scope', 'created_at', 'last_used_at', 'revoked_at'] as const;
+const CLIENT_FIELDS = ['client_id', 'scope', 'created_at', 'last_used_at', 'revoked_at', 'old_secret_valid_until'] as const;
 const ADDED_FIELDS = ['client_id', 'client_secret', 'scope', 'created_at'];
 const ROTATED_FIELDS = ['client_id', 'client_secret', 'old_secret_valid_until'];
+const EDITED_FIELDS = ['client_id', 'scope'];
 const REVOKED_FIELDS = ['client_id', 'revoked_at'];
 
 // TSV column order is part of the interface for scripts: append only.
-const clientView: ResourceView<ClientRecord> = {
+export const clientView: ResourceView<ClientRecord> = {
   noun: ['client', 'clients'],
   fields: CLIENT_FIELDS,
   columns: [
@@ -36,6 +41,8 @@ const clientView: ResourceView<ClientRecord> = {
     { header: 'CREATED', table: (c) => formatTime(c.created_at) },
     { header: 'LAST USED', table: (c) => (c.last_used_at ? formatTime(c.last_used_at) : 'never') },
     { header: 'REVOKED', table: (c) => (c.revoked_at ? formatTime(c.revoked_at) : NONE) },
+    // while a rotation's grace runs: the old secret's last moment
+    { header: 'OLD SECRET UNTIL', table: (c) => (c.old_secret_valid_until ? formatSecond(c.old_secret_valid_until) : NONE), optional: 1 },
   ],
   tsv: (c) => CLIENT_FIELDS.map((f) => c[f]),
   csv: { header: [...CLIENT_FIELDS], row: (c) => CLIENT_FIELDS.map((f) => c[f]) },
@@ -65,12 +72,15 @@ function tell(output: Output, line: string): void {
   if (output.settings.mode !== 'json' && output.settings.stderrIsTTY) output.stderr.write(`${line}\n`);
 }
 
+/** Who the audit trail names as the maker of a change: the context's (tests), else this process's user@host. */
+const operatorOf = (ctx: CliContext): string => ctx.operator ?? localOperator();
+
 export async function runClientsAdd(rawId: string, opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
   checkSecretFields(globals, ADDED_FIELDS, 'a new client');
   const id = parseClientId(rawId);
   const path = teamDbPath(opts.db, ctx.env);
   const output = await createOutput(globals, ctx);
-  const client = await withTeamStore(path, (store) => addClient(store, id, opts.scope ?? 'write', ctx.now()));
+  const client = await withTeamStore(path, (store) => addClient(store, id, opts.scope ?? 'write', ctx.now(), operatorOf(ctx)));
   await printObject(output, { ...client });
   tell(output, SAVE_IT);
 }
@@ -79,7 +89,7 @@ export async function runClientsList(opts: ClientsOptions, globals: GlobalOption
   checkJsonFields(globals, CLIENT_FIELDS, 'a client');
   const path = teamDbPath(opts.db, ctx.env);
   const output = await createOutput(globals, ctx);
-  const clients = await withTeamStore(path, listClients);
+  const clients = await withTeamStore(path, (store) => listClients(store, ctx.now()));
   const writer = new ListWriter(clientView, output);
   await writer.page(clients);
   await writer.end();
@@ -92,18 +102,58 @@ export async function runClientsRotate(rawId: string, opts: ClientsOptions, glob
   const graceMs = parseGrace(opts.grace);
   const path = teamDbPath(opts.db, ctx.env);
   const output = await createOutput(globals, ctx);
-  const rotated = await withTeamStore(path, (store) => rotateClient(store, id, graceMs, ctx.now()));
+  const rotated = await withTeamStore(path, (store) => rotateClient(store, id, graceMs, ctx.now(), operatorOf(ctx)));
   await printObject(output, { ...rotated });
   const old = rotated.old_secret_valid_until;
   tell(output, `${SAVE_IT} ${old ? `The old secret, and tokens issued with it, work until ${formatSecond(old)} UTC.` : 'The old secret no longer works.'}`);
 }
 
+export async function runClientsEdit(rawId: string, opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
+  checkJsonFields(globals, EDITED_FIELDS, 'an edited client');
+  const id = parseClientId(rawId);
+  // commander makes --scope mandatory and checks its choices; this is for a caller that did not
+  if (opts.scope !== 'read' && opts.scope !== 'write') throw usageError('--scope must be one of: read, write');
+  const scope = opts.scope;
+  const path = teamDbPath(opts.db, ctx.env);
+  const output = await createOutput(globals, ctx);
+  const { already, ...edited } = await withTeamStore(path, (store) => editClientScope(store, id, scope, ctx.now(), operatorOf(ctx)));
+  await printObject(output, edited);
+  tell(
+    output,
+    already
+      ? `${JSON.stringify(id)} already has the ${scope} scope; nothing changed.`
+      : scope === 'read'
+        ? `${JSON.stringify(id)} now has the read scope: its tokens, those issued before included, can no longer write (on every instance within 1 s).`
+        : `${JSON.stringify(id)} now has the write scope: tokens issued from now on can write; a token issued as read stays read until it expires.`,
+  );
+}
+
+/** The question `clients revoke` asks on a terminal. */
+export const revokeQuestion = (id: string) => `Revoke client ${JSON.stringify(id)}? It can never be used or added again.`;
+
 export async function runClientsRevoke(rawId: string, opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
   checkJsonFields(globals, REVOKED_FIELDS, 'a revoked client');
   const id = parseClientId(rawId);
+  // for good: asked on a terminal, and off one only with --yes (as `gh repo delete` does)
+  const ask = !opts.yes;
+  if (ask && !canPrompt(ctx)) {
+    throw usageError(`revoking ${JSON.stringify(id)} is permanent: pass --yes to revoke it without a terminal to confirm on`);
+  }
   const path = teamDbPath(opts.db, ctx.env);
   const output = await createOutput(globals, ctx);
-  const { already, ...revoked } = await withTeamStore(path, (store) => revokeClient(store, id, ctx.now()));
+  // an unknown client is exit 4 before any question; a client revoked before needs none
+  if (ask && (await withTeamStore(path, (store) => revocationTarget(store, id))).revoked_at === null) {
+    const { openAsker } = await import('../shared/ask.js');
+    let yes: boolean;
+    try {
+      yes = await (await openAsker(ctx)).confirm(revokeQuestion(id));
+    } catch (err) {
+      if (err instanceof CliError && err.exitCode === ExitCode.INTERRUPTED) throw new CliError(`cancelled; ${JSON.stringify(id)} was not revoked`, ExitCode.INTERRUPTED);
+      throw err;
+    }
+    if (!yes) throw new CliError(`${JSON.stringify(id)} was not revoked`, ExitCode.FAILURE);
+  }
+  const { already, ...revoked } = await withTeamStore(path, (store) => revokeClient(store, id, ctx.now(), operatorOf(ctx)));
   await printObject(output, revoked);
   tell(
     output,

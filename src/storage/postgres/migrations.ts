@@ -226,6 +226,13 @@ const MIGRATIONS: string[] = [
   CREATE INDEX audit_by_at ON audit (at, seq);
   CREATE INDEX audit_by_client ON audit (client_id, at, seq);
   `,
+  // 6: as SQLite's step 5: who made a client change (user@host) and what it set (the scope,
+  // or a rotation's grace); null for writes over HTTP and for the records made before.
+  `
+  ALTER TABLE audit
+    ADD COLUMN operator text,
+    ADD COLUMN detail text;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.length;
@@ -234,12 +241,13 @@ export const PG_SCHEMA_VERSION = MIGRATIONS.length;
 const MIGRATION_LOCK = 0x63686d62; // "chmb"
 
 /**
- * Brings the database up to PG_SCHEMA_VERSION and returns the version it had before. Instances
- * that start together queue on an advisory lock, so the steps run once; each step commits
- * with its version row (PostgreSQL's DDL is transactional), so a failed step leaves nothing.
- * Bulk work: waiting for the lock is not cut by the request bounds.
+ * Brings the database up to PG_SCHEMA_VERSION (tests: to `upTo`, a database of an older
+ * chamberctl) and returns the version it had before. Instances that start together queue on
+ * an advisory lock, so the steps run once; each step commits with its version row
+ * (PostgreSQL's DDL is transactional), so a failed step leaves nothing. Bulk work: waiting
+ * for the lock is not cut by the request bounds.
  */
-export async function migratePostgres(pool: PgPool): Promise<number> {
+export async function migratePostgres(pool: PgPool, upTo = PG_SCHEMA_VERSION): Promise<number> {
   return pool.transaction(
     async (tx) => {
       await tx.execute('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
@@ -249,7 +257,7 @@ export async function migratePostgres(pool: PgPool): Promise<number> {
       if (current > PG_SCHEMA_VERSION) {
         throw new Error(`the database was written by a newer chamberctl (schema ${current}, this one knows ${PG_SCHEMA_VERSION})`);
       }
-      for (let v = current; v < PG_SCHEMA_VERSION; v++) {
+      for (let v = current; v < upTo; v++) {
         await tx.execute(MIGRATIONS[v]!);
         await tx.execute('INSERT INTO schema_migrations (version) VALUES ($1)', [v + 1]);
       }

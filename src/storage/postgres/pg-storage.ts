@@ -34,9 +34,11 @@ import {
   type Scope,
   type TokenRecord,
   type ClientAuthRow,
+  AUDIT_COLUMNS,
   CLIENT_AUTH_COLUMNS,
   CLIENT_USE_RESOLUTION_MS,
   clientAuthOf,
+  graceText,
 } from '../store.js';
 import { PageBoundaries, type Boundary } from '../page-boundaries.js';
 import { migratePostgres } from './migrations.js';
@@ -172,22 +174,37 @@ export class PgStorage implements DirectoryStore {
     );
   }
 
-  async addClient(id: string, secretHash: string, scope: Scope, now: Date): Promise<ClientRecord | 'exists'> {
+  async addClient(id: string, secretHash: string, scope: Scope, now: Date, operator: string | null = null): Promise<ClientRecord | 'exists'> {
     if (!lookable(id)) throw new RangeError('a client id cannot hold U+0000');
     return this.pool.transaction(async (tx) => {
       const at = now.toISOString();
       const added = await tx.execute('INSERT INTO clients (id, secret_hash, created_at, scope) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING', [id, secretHash, at, scope]);
       if (added !== 1) return 'exists';
-      await auditClientChange(tx, now, 'client.add', id);
-      return { client_id: id, scope, created_at: at, last_used_at: null, revoked_at: null };
+      await auditClientChange(tx, now, 'client.add', id, operator, scope);
+      return { client_id: id, scope, created_at: at, last_used_at: null, revoked_at: null, old_secret_valid_until: null };
     });
   }
 
   async listClients(): Promise<ClientRecord[]> {
-    return this.pool.query<ClientRecord>('SELECT id AS client_id, scope, created_at, last_used_at, revoked_at FROM clients ORDER BY created_at, id');
+    return this.pool.query<ClientRecord>(
+      'SELECT id AS client_id, scope, created_at, last_used_at, revoked_at, old_secret_valid_until FROM clients ORDER BY created_at, id',
+    );
   }
 
-  async rotateClient(id: string, secretHash: string, now: Date, graceMs: number): Promise<{ old_secret_valid_until: string | null } | 'missing' | 'revoked'> {
+  async setClientScope(id: string, scope: Scope, now: Date, operator: string | null = null): Promise<{ changed: boolean } | 'missing' | 'revoked'> {
+    if (!lookable(id)) return 'missing';
+    return this.pool.transaction(async (tx) => {
+      const [row] = await tx.query<{ scope: Scope; revoked_at: string | null }>('SELECT scope, revoked_at FROM clients WHERE id = $1 FOR UPDATE', [id]);
+      if (!row) return 'missing';
+      if (row.revoked_at) return 'revoked';
+      if (row.scope === scope) return { changed: false };
+      await tx.execute('UPDATE clients SET scope = $1 WHERE id = $2', [scope, id]);
+      await auditClientChange(tx, now, 'client.scope', id, operator, scope);
+      return { changed: true };
+    });
+  }
+
+  async rotateClient(id: string, secretHash: string, now: Date, graceMs: number, operator: string | null = null): Promise<{ old_secret_valid_until: string | null } | 'missing' | 'revoked'> {
     if (!lookable(id)) return 'missing';
     return this.pool.transaction(async (tx) => {
       const [row] = await tx.query<{ revoked_at: string | null }>('SELECT revoked_at FROM clients WHERE id = $1 FOR UPDATE', [id]);
@@ -200,12 +217,12 @@ export class PgStorage implements DirectoryStore {
       );
       // the tokens issued with the old secret end with its grace
       await tx.execute('UPDATE tokens SET expires_at = least(expires_at, $1) WHERE client_id = $2', [now.getTime() + graceMs, id]);
-      await auditClientChange(tx, now, 'client.rotate', id);
+      await auditClientChange(tx, now, 'client.rotate', id, operator, graceText(graceMs));
       return { old_secret_valid_until: until };
     });
   }
 
-  async revokeClient(id: string, now: Date): Promise<{ revoked_at: string; already: boolean } | 'missing'> {
+  async revokeClient(id: string, now: Date, operator: string | null = null): Promise<{ revoked_at: string; already: boolean } | 'missing'> {
     if (!lookable(id)) return 'missing';
     return this.pool.transaction(async (tx) => {
       const [row] = await tx.query<{ revoked_at: string | null }>('SELECT revoked_at FROM clients WHERE id = $1 FOR UPDATE', [id]);
@@ -214,7 +231,7 @@ export class PgStorage implements DirectoryStore {
       const at = now.toISOString();
       await tx.execute('UPDATE clients SET revoked_at = $1, old_secret_hash = NULL, old_secret_valid_until = NULL WHERE id = $2', [at, id]);
       await tx.execute('DELETE FROM tokens WHERE client_id = $1', [id]);
-      await auditClientChange(tx, now, 'client.revoke', id);
+      await auditClientChange(tx, now, 'client.revoke', id, operator, null);
       return { revoked_at: at, already: false };
     });
   }
@@ -229,7 +246,7 @@ export class PgStorage implements DirectoryStore {
       where.args.push(f.clientId);
     }
     return this.pool.query<AuditRecord>(
-      `SELECT at, action, client_id, target, request_id, address FROM audit${where.sql()} ORDER BY at DESC, seq DESC LIMIT $${where.args.length + 1}`,
+      `SELECT ${AUDIT_COLUMNS} FROM audit${where.sql()} ORDER BY at DESC, seq DESC LIMIT $${where.args.length + 1}`,
       [...where.args, f.limit],
     );
   }
@@ -265,7 +282,9 @@ export class PgStorage implements DirectoryStore {
 
   async findToken(hash: Buffer): Promise<TokenRecord | undefined> {
     const [row] = await this.pool.query<{ version: string; expires_at: string; client_id: string; scope: Scope }>(
-      'SELECT t.version, t.expires_at, t.client_id, t.scope FROM tokens t JOIN clients c ON c.id = t.client_id WHERE t.hash = $1 AND c.revoked_at IS NULL',
+      // the lesser of the token's scope and its client's (`clients edit --scope read` takes effect on tokens issued before)
+      `SELECT t.version, t.expires_at, t.client_id, CASE WHEN c.scope = 'read' THEN 'read' ELSE t.scope END AS scope
+       FROM tokens t JOIN clients c ON c.id = t.client_id WHERE t.hash = $1 AND c.revoked_at IS NULL`,
       [hash],
       PREPARED,
     );
@@ -547,9 +566,15 @@ function auditInsert(p: Params, action: AuditAction, now: Date, ctx: AuditContex
     RETURNING 1`;
 }
 
-/** The audit record of a client change made by `chamberctl clients`. */
-async function auditClientChange(tx: PgConnection, now: Date, action: AuditAction, clientId: string): Promise<void> {
-  await tx.execute('INSERT INTO audit (at, action, client_id, target) VALUES ($1, $2, NULL, $3)', [now.toISOString(), action, clientId]);
+/** The audit record of a client change made by `chamberctl clients`: no client, who made it, and its detail. */
+async function auditClientChange(tx: PgConnection, now: Date, action: AuditAction, clientId: string, operator: string | null, detail: string | null): Promise<void> {
+  await tx.execute('INSERT INTO audit (at, action, client_id, operator, target, detail) VALUES ($1, $2, NULL, $3, $4, $5)', [
+    now.toISOString(),
+    action,
+    operator,
+    clientId,
+    detail,
+  ]);
 }
 
 const CHAMBER_INSERT = 'id, name, type, hq_id, status, street, city, postal_code, country, created_at';

@@ -207,22 +207,31 @@ const MIGRATIONS: string[] = [
   CREATE INDEX audit_by_at ON audit (at, seq);
   CREATE INDEX audit_by_client ON audit (client_id, at, seq);
   `,
+  // 5: who made a client change, and what it set (README, "Team access"): `operator` is the
+  // user@host of the `chamberctl clients` (or `serve --client-id`) that made it; `detail` the
+  // scope of client.add and client.scope, the grace of client.rotate. Null for the writes
+  // over HTTP, and for the records made before this step.
+  `
+  ALTER TABLE audit ADD COLUMN operator TEXT;
+  ALTER TABLE audit ADD COLUMN detail TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /**
- * Brings the database up to SCHEMA_VERSION and returns the version it had before (0 for a
- * new database); refuses a database from a newer chamberctl.
+ * Brings the database up to SCHEMA_VERSION (tests: to `upTo`, a database of an older
+ * chamberctl) and returns the version it had before (0 for a new database); refuses a
+ * database from a newer chamberctl.
  */
-export function migrate(db: Database.Database): number {
+export function migrate(db: Database.Database, upTo = SCHEMA_VERSION): number {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
     throw new Error(
       `the database was written by a newer chamberctl (schema ${current}, this one knows ${SCHEMA_VERSION})`,
     );
   }
-  for (let v = current; v < SCHEMA_VERSION; v++) {
+  for (let v = current; v < upTo; v++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[v]!);
       db.pragma(`user_version = ${v + 1}`);

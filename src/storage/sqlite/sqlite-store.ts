@@ -45,17 +45,20 @@ export class SqliteStore implements DirectoryStore {
   noteClientUse(id: string, now: Date) {
     return this.#writes.run(() => this.storage.noteClientUse(id, now));
   }
-  async addClient(id: string, secretHash: string, scope: Scope, now: Date) {
-    return this.storage.addClient(id, secretHash, scope, now);
+  async addClient(id: string, secretHash: string, scope: Scope, now: Date, operator?: string | null) {
+    return this.storage.addClient(id, secretHash, scope, now, operator);
   }
   async listClients() {
     return this.storage.listClients();
   }
-  async rotateClient(id: string, secretHash: string, now: Date, graceMs: number) {
-    return this.storage.rotateClient(id, secretHash, now, graceMs);
+  async rotateClient(id: string, secretHash: string, now: Date, graceMs: number, operator?: string | null) {
+    return this.storage.rotateClient(id, secretHash, now, graceMs, operator);
   }
-  async revokeClient(id: string, now: Date) {
-    return this.storage.revokeClient(id, now);
+  async revokeClient(id: string, now: Date, operator?: string | null) {
+    return this.storage.revokeClient(id, now, operator);
+  }
+  async setClientScope(id: string, scope: Scope, now: Date, operator?: string | null) {
+    return this.storage.setClientScope(id, scope, now, operator);
   }
   async listAudit(f: AuditFilter) {
     return this.storage.listAudit(f);

@@ -35,9 +35,11 @@ import {
   type Scope,
   type TokenRecord,
   type ClientAuthRow,
+  AUDIT_COLUMNS,
   CLIENT_AUTH_COLUMNS,
   CLIENT_USE_RESOLUTION_MS,
   clientAuthOf,
+  graceText,
 } from '../store.js';
 import {
   CHAMBER_COLUMNS,
@@ -151,21 +153,35 @@ export class Storage {
     );
   }
 
-  addClient(id: string, secretHash: string, scope: Scope, now: Date): ClientRecord | 'exists' {
+  addClient(id: string, secretHash: string, scope: Scope, now: Date, operator: string | null = null): ClientRecord | 'exists' {
     return this.transaction(() => {
       const at = now.toISOString();
       const r = this.stmt('INSERT INTO clients (id, secret_hash, created_at, scope) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING').run(id, secretHash, at, scope);
       if (r.changes !== 1) return 'exists';
-      this.audit(now, 'client.add', null, id);
-      return { client_id: id, scope, created_at: at, last_used_at: null, revoked_at: null };
+      this.auditClientChange(now, 'client.add', id, operator, scope);
+      return { client_id: id, scope, created_at: at, last_used_at: null, revoked_at: null, old_secret_valid_until: null };
     }, 'immediate');
   }
 
   listClients(): ClientRecord[] {
-    return this.stmt('SELECT id AS client_id, scope, created_at, last_used_at, revoked_at FROM clients ORDER BY created_at, id').all() as ClientRecord[];
+    return this.stmt(
+      'SELECT id AS client_id, scope, created_at, last_used_at, revoked_at, old_secret_valid_until FROM clients ORDER BY created_at, id',
+    ).all() as ClientRecord[];
   }
 
-  rotateClient(id: string, secretHash: string, now: Date, graceMs: number): { old_secret_valid_until: string | null } | 'missing' | 'revoked' {
+  setClientScope(id: string, scope: Scope, now: Date, operator: string | null = null): { changed: boolean } | 'missing' | 'revoked' {
+    return this.transaction(() => {
+      const row = this.stmt('SELECT scope, revoked_at FROM clients WHERE id = ?').get(id) as { scope: Scope; revoked_at: string | null } | undefined;
+      if (!row) return 'missing';
+      if (row.revoked_at) return 'revoked';
+      if (row.scope === scope) return { changed: false };
+      this.stmt('UPDATE clients SET scope = ? WHERE id = ?').run(scope, id);
+      this.auditClientChange(now, 'client.scope', id, operator, scope);
+      return { changed: true };
+    }, 'immediate');
+  }
+
+  rotateClient(id: string, secretHash: string, now: Date, graceMs: number, operator: string | null = null): { old_secret_valid_until: string | null } | 'missing' | 'revoked' {
     return this.transaction(() => {
       const row = this.stmt('SELECT revoked_at FROM clients WHERE id = ?').get(id) as { revoked_at: string | null } | undefined;
       if (!row) return 'missing';
@@ -176,12 +192,12 @@ export class Storage {
       ).run(until, until, secretHash, id);
       // the tokens issued with the old secret end with its grace
       this.stmt('UPDATE tokens SET expires_at = min(expires_at, ?) WHERE client_id = ?').run(now.getTime() + graceMs, id);
-      this.audit(now, 'client.rotate', null, id);
+      this.auditClientChange(now, 'client.rotate', id, operator, graceText(graceMs));
       return { old_secret_valid_until: until };
     }, 'immediate');
   }
 
-  revokeClient(id: string, now: Date): { revoked_at: string; already: boolean } | 'missing' {
+  revokeClient(id: string, now: Date, operator: string | null = null): { revoked_at: string; already: boolean } | 'missing' {
     return this.transaction(() => {
       const row = this.stmt('SELECT revoked_at FROM clients WHERE id = ?').get(id) as { revoked_at: string | null } | undefined;
       if (!row) return 'missing';
@@ -189,7 +205,7 @@ export class Storage {
       const at = now.toISOString();
       this.stmt('UPDATE clients SET revoked_at = ?, old_secret_hash = NULL, old_secret_valid_until = NULL WHERE id = ?').run(at, id);
       this.stmt('DELETE FROM tokens WHERE client_id = ?').run(id);
-      this.audit(now, 'client.revoke', null, id);
+      this.auditClientChange(now, 'client.revoke', id, operator, null);
       return { revoked_at: at, already: false };
     }, 'immediate');
   }
@@ -201,19 +217,30 @@ export class Storage {
     // what the client did, and what was done to it (client.* records: client_id null, target the client)
     if (f.clientId !== undefined) (where.push('(client_id = ? OR (client_id IS NULL AND target = ?))'), args.push(f.clientId, f.clientId));
     return this.stmt(
-      `SELECT at, action, client_id, target, request_id, address FROM audit${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY at DESC, seq DESC LIMIT ?`,
+      `SELECT ${AUDIT_COLUMNS} FROM audit${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY at DESC, seq DESC LIMIT ?`,
     ).all(...args, f.limit) as AuditRecord[];
   }
 
-  /** One audit record (inside the transaction of the change it records). */
-  private audit(now: Date, action: AuditAction, clientId: string | null, target: string, ctx?: AuditContext): void {
+  /** The audit record of an HTTP write (inside the transaction of the change it records): no operator, no detail. */
+  private audit(now: Date, action: AuditAction, target: string, ctx: AuditContext): void {
     this.stmt('INSERT INTO audit (at, action, client_id, target, request_id, address) VALUES (?, ?, ?, ?, ?, ?)').run(
       now.toISOString(),
       action,
-      ctx?.clientId ?? clientId,
+      ctx.clientId,
       target,
-      ctx?.requestId ?? null,
-      ctx?.address ?? null,
+      ctx.requestId,
+      ctx.address,
+    );
+  }
+
+  /** The audit record of a client change (inside its transaction): no client, who made it, and its detail. */
+  private auditClientChange(now: Date, action: AuditAction, clientId: string, operator: string | null, detail: string | null): void {
+    this.stmt('INSERT INTO audit (at, action, client_id, operator, target, detail) VALUES (?, ?, NULL, ?, ?, ?)').run(
+      now.toISOString(),
+      action,
+      operator,
+      clientId,
+      detail,
     );
   }
 
@@ -252,7 +279,9 @@ export class Storage {
 
   findToken(hash: Buffer): TokenRecord | undefined {
     const row = this.stmt(
-      'SELECT t.version, t.expires_at, t.client_id, t.scope FROM tokens t JOIN clients c ON c.id = t.client_id WHERE t.hash = ? AND c.revoked_at IS NULL',
+      // the lesser of the token's scope and its client's (`clients edit --scope read` takes effect on tokens issued before)
+      `SELECT t.version, t.expires_at, t.client_id, CASE WHEN c.scope = 'read' THEN 'read' ELSE t.scope END AS scope
+       FROM tokens t JOIN clients c ON c.id = t.client_id WHERE t.hash = ? AND c.revoked_at IS NULL`,
     ).get(hash) as { version: string; expires_at: number; client_id: string; scope: Scope } | undefined;
     return row && { version: row.version, expiresAt: row.expires_at, clientId: row.client_id, scope: row.scope };
   }
@@ -345,7 +374,7 @@ export class Storage {
          VALUES (@id, @name, @type, @hq_id, @status, @street, @city, @postal_code, @country, @created_at)`,
       ).run(row);
       if (copy) this.recordChange('chamber', id, null, input, now);
-      if (audit) this.audit(now, 'chamber.create', null, id, audit);
+      if (audit) this.audit(now, 'chamber.create', id, audit);
       return chamber;
     });
   }
@@ -401,7 +430,7 @@ export class Storage {
       if (r.changes !== 1) return 'duplicate';
       if (idem) this.claimKey(idem, idem.location(id), member);
       if (copy) this.recordChange('member', id, chamberId, input, now);
-      if (audit) this.audit(now, 'member.add', null, id, audit);
+      if (audit) this.audit(now, 'member.add', id, audit);
       return member;
     });
   }

@@ -200,6 +200,8 @@ describe(`chamberctl clients and audit (${TEST_BACKEND})`, () => {
     expect(again.stdout).toBe(`client_id: reports\nrevoked_at: ${first.revoked_at}\n`);
     expect(again.stderr).toBe('');
     const picked = JSON.parse((await ok('clients', 'list', '--db', db, '--json=client_id,revoked_at')).stdout);
+    // --json FIELDS with a space, as on the lists of the directory (gh's form)
+    expect(JSON.parse((await ok('clients', 'list', '--json', 'client_id,revoked_at', '--db', db)).stdout)).toEqual(picked);
     expect(picked).toEqual([
       { client_id: 'alice', revoked_at: null },
       { client_id: 'reports', revoked_at: first.revoked_at },
@@ -257,6 +259,7 @@ describe(`chamberctl clients and audit (${TEST_BACKEND})`, () => {
     const tsv = await ok('audit', '--limit', '1', '--db', db);
     expect(tsv.stdout).toBe(`${all[0].at}\tclient.scope\t\tci\t\t\t${OPERATOR}\tread\n`);
     expect(JSON.parse((await ok('audit', '--limit', '1', '--db', db, '--json=operator,detail')).stdout)).toEqual([{ operator: OPERATOR, detail: 'read' }]);
+    expect(JSON.parse((await ok('audit', '--limit', '1', '--json', 'operator,detail', '--db', db)).stdout)).toEqual([{ operator: OPERATOR, detail: 'read' }]);
   });
 
   it('snapshots carry neither clients nor the audit trail, and import --replace keeps both', async () => {

@@ -8,7 +8,7 @@ import { parseClientId } from '../../team/client-id.js';
 import { listAudit } from '../../team/clients.js';
 import { AUDIT_LIMIT, parseLimit, parseSince } from '../../team/durations.js';
 import { teamDbPath, withTeamStore } from '../../team/team-store.js';
-import { checkJsonFields } from '../shared/options.js';
+import { AUDIT_FIELDS as FIELDS } from './fields.js';
 
 export interface AuditOptions {
   since?: string;
@@ -17,8 +17,6 @@ export interface AuditOptions {
   db?: string;
 }
 
-/** The fields of `--json`, in cli.md's order. */
-const FIELDS = ['at', 'action', 'client_id', 'operator', 'target', 'request_id', 'address', 'detail'] as const;
 /** TSV and CSV columns: the order scripts rely on, appended to only (operator and detail came later). */
 const COLUMNS = ['at', 'action', 'client_id', 'target', 'request_id', 'address', 'operator', 'detail'] as const;
 
@@ -50,7 +48,6 @@ export function fullPageNote(limit: number): string {
 }
 
 export async function runAudit(opts: AuditOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
-  checkJsonFields(globals, FIELDS, 'an audit record');
   const clientId = opts.client === undefined ? undefined : parseClientId(opts.client, '--client');
   const since = opts.since === undefined ? undefined : parseSince(opts.since, ctx.now());
   const limit = parseLimit(opts.limit);

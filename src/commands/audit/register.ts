@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import type { CliContext, GlobalOptions } from '../../core/context.js';
 import { examples, TEAM_DB_HELP } from '../shared/help-text.js';
+import { addJsonFields } from '../shared/json-fields.js';
+import { AUDIT_FIELDS } from './fields.js';
 import type { AuditOptions } from './audit.js';
 
 /** `audit` (README, "Team access"): the server's record of accepted writes and client changes. */
 export function registerAuditCommand(program: Command, ctx: CliContext): void {
-  program
-    .command('audit')
+  addJsonFields(program.command('audit'), AUDIT_FIELDS, 'an audit record')
     .description("Show serve's record of accepted writes and client changes, newest first")
     .option('--since <time>', 'records at or after this ISO 8601 date or date-time, or this long ago: 90s, 15m, 24h, 7d (default: all)')
     .option('--client <client-id>', 'only the writes this client made over HTTP')

@@ -12,7 +12,6 @@ import { addClient, editClientScope, listClients, revocationTarget, revokeClient
 import { parseGrace } from '../../team/durations.js';
 import { teamDbPath, withTeamStore } from '../../team/team-store.js';
 import { canPrompt } from '../shared/ask.js';
-import { checkJsonFields } from '../shared/options.js';
 
 export interface ClientsOptions {
   db?: string;
@@ -24,12 +23,7 @@ export interface ClientsOptions {
 
 const SAVE_IT = 'Save this secret now: it will not be shown again.';
 
-// What each command's --json prints (cli.md, "Team access"); `--json=FIELDS` picks among them.
-const CLIENT_FIELDS = ['client_id', 'scope', 'created_at', 'last_used_at', 'revoked_at', 'old_secret_valid_until'] as const;
-const ADDED_FIELDS = ['client_id', 'client_secret', 'scope', 'created_at'];
-const ROTATED_FIELDS = ['client_id', 'client_secret', 'old_secret_valid_until'];
-const EDITED_FIELDS = ['client_id', 'scope'];
-const REVOKED_FIELDS = ['client_id', 'revoked_at'];
+import { CLIENT_FIELDS } from './fields.js';
 
 // TSV column order is part of the interface for scripts: append only.
 export const clientView: ResourceView<ClientRecord> = {
@@ -48,9 +42,8 @@ export const clientView: ResourceView<ClientRecord> = {
   csv: { header: [...CLIENT_FIELDS], row: (c) => CLIENT_FIELDS.map((f) => c[f]) },
 };
 
-/** `--json=FIELDS` of a command that prints a new secret: the fields, and the secret among them (it is never shown again). */
-function checkSecretFields(globals: GlobalOptions, allowed: readonly string[], what: string): void {
-  checkJsonFields(globals, allowed, what);
+/** `--json FIELDS` of a command that prints a new secret must include it: it is never shown again. */
+function checkSecretFields(globals: GlobalOptions): void {
   if (globals.jsonFields && !globals.jsonFields.includes('client_secret')) {
     throw usageError('--json: the fields must include client_secret, which is shown this once only');
   }
@@ -76,7 +69,7 @@ function tell(output: Output, line: string): void {
 const operatorOf = (ctx: CliContext): string => ctx.operator ?? localOperator();
 
 export async function runClientsAdd(rawId: string, opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
-  checkSecretFields(globals, ADDED_FIELDS, 'a new client');
+  checkSecretFields(globals);
   const id = parseClientId(rawId);
   const path = teamDbPath(opts.db, ctx.env);
   const output = await createOutput(globals, ctx);
@@ -86,7 +79,6 @@ export async function runClientsAdd(rawId: string, opts: ClientsOptions, globals
 }
 
 export async function runClientsList(opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
-  checkJsonFields(globals, CLIENT_FIELDS, 'a client');
   const path = teamDbPath(opts.db, ctx.env);
   const output = await createOutput(globals, ctx);
   const clients = await withTeamStore(path, (store) => listClients(store, ctx.now()));
@@ -97,7 +89,7 @@ export async function runClientsList(opts: ClientsOptions, globals: GlobalOption
 }
 
 export async function runClientsRotate(rawId: string, opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
-  checkSecretFields(globals, ROTATED_FIELDS, 'a rotated client');
+  checkSecretFields(globals);
   const id = parseClientId(rawId);
   const graceMs = parseGrace(opts.grace);
   const path = teamDbPath(opts.db, ctx.env);
@@ -109,7 +101,6 @@ export async function runClientsRotate(rawId: string, opts: ClientsOptions, glob
 }
 
 export async function runClientsEdit(rawId: string, opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
-  checkJsonFields(globals, EDITED_FIELDS, 'an edited client');
   const id = parseClientId(rawId);
   // commander makes --scope mandatory and checks its choices; this is for a caller that did not
   if (opts.scope !== 'read' && opts.scope !== 'write') throw usageError('--scope must be one of: read, write');
@@ -132,7 +123,6 @@ export async function runClientsEdit(rawId: string, opts: ClientsOptions, global
 export const revokeQuestion = (id: string) => `Revoke client ${JSON.stringify(id)}? It can never be used or added again.`;
 
 export async function runClientsRevoke(rawId: string, opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
-  checkJsonFields(globals, REVOKED_FIELDS, 'a revoked client');
   const id = parseClientId(rawId);
   // for good: asked on a terminal, and off one only with --yes (as `gh repo delete` does)
   const ask = !opts.yes;

@@ -2,6 +2,8 @@ import { Option, type Command } from 'commander';
 import type { CliContext, GlobalOptions } from '../../core/context.js';
 import { CHOICES } from '../shared/choices.js';
 import { examples, TEAM_DB_HELP } from '../shared/help-text.js';
+import { addJsonFields } from '../shared/json-fields.js';
+import { ADDED_FIELDS, CLIENT_FIELDS, EDITED_FIELDS, REVOKED_FIELDS, ROTATED_FIELDS } from './fields.js';
 import type { ClientsOptions } from './clients.js';
 
 /** `clients add|list|edit|rotate|revoke` (README, "Team access"): on the database itself, as `sync status` works. */
@@ -28,8 +30,7 @@ with who made it (user@host).
     );
   const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions>();
 
-  clients
-    .command('add')
+  addJsonFields(clients.command('add'), ADDED_FIELDS, 'a new client')
     .description('Register an API client and print its new secret, once')
     .argument('<client-id>', 'the new client\'s id (1 to 64 of A-Z a-z 0-9 . _ - @); never one used before')
     .addOption(new Option('--scope <scope>', 'read: GET only; write: also the v2 POSTs (includes read)').choices(CHOICES.clientScope).default('write'))
@@ -47,8 +48,7 @@ with who made it (user@host).
       await runClientsAdd(id, opts, globals(cmd), ctx);
     });
 
-  clients
-    .command('list')
+  addJsonFields(clients.command('list'), CLIENT_FIELDS, 'a client')
     .description('List the API clients: id, scope, created, last used, revoked, old secret\'s grace (never a secret)')
     .option('--db <path>', TEAM_DB_HELP)
     .addHelpText('after', examples(['chamberctl clients list --db ~/dir.db', "chamberctl clients list --db \"$DB\" --json | jq -r '.[] | select(.revoked_at == null) | .client_id'"]))
@@ -57,8 +57,7 @@ with who made it (user@host).
       await runClientsList(opts, globals(cmd), ctx);
     });
 
-  clients
-    .command('edit')
+  addJsonFields(clients.command('edit'), EDITED_FIELDS, 'an edited client')
     .description("Change a client's scope, on every instance within 1 s")
     .argument('<client-id>', 'the client')
     .addOption(new Option('--scope <scope>', 'read: GET only; write: also the v2 POSTs (includes read)').choices(CHOICES.clientScope).makeOptionMandatory())
@@ -80,8 +79,7 @@ nothing (exit 0). Exit status 4 for an unknown client, 5 for a revoked one.
       await runClientsEdit(id, opts, globals(cmd), ctx);
     });
 
-  clients
-    .command('rotate')
+  addJsonFields(clients.command('rotate'), ROTATED_FIELDS, 'a rotated client')
     .description('Give a client a new secret, printed once; the old one works for --grace more')
     .argument('<client-id>', 'the client')
     .option('--grace <duration>', 'how long the old secret (and tokens issued with it) keep working: 0, or e.g. 90s, 15m, 2h, 1d; at most 30d', '0')
@@ -98,8 +96,7 @@ nothing (exit 0). Exit status 4 for an unknown client, 5 for a revoked one.
       await runClientsRotate(id, opts, globals(cmd), ctx);
     });
 
-  clients
-    .command('revoke')
+  addJsonFields(clients.command('revoke'), REVOKED_FIELDS, 'a revoked client')
     .description('Revoke a client for good: its secret and every token issued to it stop working')
     .argument('<client-id>', 'the client')
     .option('--yes', 'revoke without asking (required without a terminal)')

@@ -205,8 +205,7 @@ describe(`a profile whose client holds only read (${TEST_BACKEND})`, () => {
 
 describe(`a revoked client (${TEST_BACKEND})`, () => {
   it('is told that the client may have been revoked or its secret rotated, and to ask for a new secret: exit 3, one line', async () => {
-    // `clients revoke` will soon need --yes without a terminal (cli.md, "Team access"): pass it then
-    await ok(['clients', 'revoke', READER, '--db', db]);
+    await ok(['clients', 'revoke', READER, '--yes', '--db', db]); // --yes: there is no terminal to confirm on
     await new Promise((resolve) => setTimeout(resolve, 1000)); // its tokens are refused within 1 s
     const line =
       `error: profile "${READER}": ${server.baseUrl} refused client ${READER} (client authentication failed); ` +

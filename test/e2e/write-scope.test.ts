@@ -1,4 +1,4 @@
-// A colleague whose client holds only `read` (README, "Team access"; cli.md, "Team access"):
+// A colleague whose client holds only `read` (README.md#team-access-chamberctl-clients-and-audit):
 // every command that writes through the profile (members add, chambers create, members
 // import, sync push) says so before any prompt and before any request but one token
 // request, in one line naming the profile, its client and what to ask for; with no token
@@ -205,7 +205,8 @@ describe(`a profile whose client holds only read (${TEST_BACKEND})`, () => {
 
 describe(`a revoked client (${TEST_BACKEND})`, () => {
   it('is told that the client may have been revoked or its secret rotated, and to ask for a new secret: exit 3, one line', async () => {
-    // `clients revoke` will soon need --yes without a terminal (cli.md, "Team access"): pass it then
+    // `clients revoke` will soon need --yes without a terminal
+    // (README.md#team-access-chamberctl-clients-and-audit): pass it then
     await ok(['clients', 'revoke', READER, '--db', db]);
     await new Promise((resolve) => setTimeout(resolve, 1000)); // its tokens are refused within 1 s
     const line =

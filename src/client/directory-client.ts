@@ -42,7 +42,10 @@ export class DirectoryClient implements DirectoryApi {
     return this.#get(version, ['chambers', chamberId, 'members'], query, MemberList);
   }
 
-  /** Not in the interface document: `chamberctl serve` has it (decisions.md); another server may answer 404 or 405. */
+  /**
+   * Not in the interface document: `chamberctl serve` has it (docs/server-behaviour.md#extensions);
+   * another server may answer 404 or 405.
+   */
   getMember(chamberId: string, memberId: string): Promise<Member> {
     return this.#get('v2', ['chambers', chamberId, 'members', memberId], {}, Member);
   }

@@ -17,16 +17,17 @@ export type ChamberCreateBody = z.input<typeof ChamberCreate>;
 export type MemberCreateBody = z.input<typeof MemberCreate>;
 
 /**
- * One call per endpoint of the interface. Implementations handle tokens, retries and
- * error mapping: a failed call rejects with a CliError carrying the exit code of cli.md
- * (401 → 3, 404 → 4, 409/422 → 5, 400 → 2, network/5xx → 1) and the server's field messages.
+ * One call per endpoint of the interface. Implementations handle tokens, retries and error mapping:
+ * a failed call rejects with a CliError carrying the exit code of README.md#exit-codes (401 → 3,
+ * 404 → 4, 409/422 → 5, 400 → 2, network/5xx → 1) and the server's field messages.
  */
 export interface DirectoryApi {
   listChambers(version: ApiVersion, query: WireQuery): Promise<ListPage<Chamber>>;
   getChamber(version: ApiVersion, id: string, query: WireQuery): Promise<Chamber>;
   createChamber(body: ChamberCreateBody): Promise<Chamber>; // v2 only
   listMembers(version: ApiVersion, chamberId: string, query: WireQuery): Promise<ListPage<Member>>;
-  getMember(chamberId: string, memberId: string): Promise<Member>; // v2 only, serve's route (cli.md)
+  // v2 only, serve's route (docs/server-behaviour.md#extensions)
+  getMember(chamberId: string, memberId: string): Promise<Member>;
   addMember(chamberId: string, body: MemberCreateBody): Promise<Member>; // v2 only
   listEvents(chamberId: string, query: WireQuery): Promise<ListPage<Event>>; // v2 only
 }

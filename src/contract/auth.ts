@@ -5,7 +5,7 @@ export const TOKEN_LIFETIME_SECONDS = 3600;
 export const GRANT_TYPE = 'client_credentials';
 
 /**
- * What a client may do, and what its tokens carry (decisions.md, "A shared deployment"):
+ * What a client may do, and what its tokens carry (docs/server-behaviour.md#tokens):
  * `read` reads; `write` also creates (the v2 POSTs) and includes reading.
  */
 export const SCOPES = ['read', 'write'] as const;

@@ -18,7 +18,7 @@ export const BearerErrorBody = z.object({ error: z.literal('invalid_token'), err
 export const InsufficientScopeBody = z.object({ error: z.literal('insufficient_scope'), error_description: z.string() });
 /**
  * Every path but `GET /livez` while `serve` starts, from the moment it listens until it is
- * ready (decisions.md, "Start-up and configuration"): 503, with `Retry-After`.
+ * ready (docs/server-behaviour.md#start-up): 503, with `Retry-After`.
  */
 export const StartingBody = z.object({ error: z.literal('starting'), error_description: z.string() });
 export type StartingBody = z.infer<typeof StartingBody>;

@@ -66,8 +66,8 @@ export const PageParam = queryParam(
 
 /**
  * per_page: 1 to 100 (the interface document's maximum), or above it, however large, which is
- * clamped to 100 (decisions.md). The typed value is one of the two, so the documents say both:
- * `maximum: 100`, and that a larger value is valid and taken as 100.
+ * clamped to 100 (docs/server-behaviour.md#paging). The typed value is one of the two, so the
+ * documents say both: `maximum: 100`, and that a larger value is valid and taken as 100.
  */
 export const PerPageParam = thenTransform(
   queryParam(

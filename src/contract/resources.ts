@@ -144,11 +144,11 @@ export type MemberCreate = z.output<typeof MemberCreate>;
 
 // ---------------------------------------------------------------- resources as returned
 
-// Returned records may carry fields this project does not know: a copy made by `sync pull`
-// serves every field the remote returned (cli.md), so the documents leave them open. The
-// fields this project knows hold what the server guarantees: the same schemas check a
-// snapshot's records before they are loaded and a remote's answers (so `sync pull`) before
-// they are used, so nothing that breaks them reaches the database a server serves.
+// Returned records may carry fields this project does not know: a copy made by `sync pull` serves
+// every field the remote returned (README.md#working-offline), so the documents leave them open.
+// The fields this project knows hold what the server guarantees: the same schemas check a
+// snapshot's records before they are loaded and a remote's answers (so `sync pull`) before they are
+// used, so nothing that breaks them reaches the database a server serves.
 const open = z.meta({ additionalProperties: true });
 const instant = () => z.string().check(z.describe('ISO 8601, UTC'), z.meta({ format: 'date-time' }));
 

@@ -67,7 +67,10 @@ export function processContext(): CliContext {
   };
 }
 
-/** The global options of cli.md, as commander hands them to every command (optsWithGlobals). */
+/**
+ * The global options (README.md#configuration-and-environment-variables), as commander hands them
+ * to every command (optsWithGlobals).
+ */
 export interface GlobalOptions {
   profile?: string;
   json?: boolean;

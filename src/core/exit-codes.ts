@@ -1,4 +1,4 @@
-/** Exit codes that scripts depend on (../shared/spec/cli.md). */
+/** Exit codes that scripts depend on (README.md#exit-codes, `chamberctl help exit-codes`). */
 export const ExitCode = {
   OK: 0,
   FAILURE: 1,

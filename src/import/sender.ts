@@ -1,9 +1,9 @@
 // One POST /v2/chambers/{id}/members per row, repeated on transient failures.
 //
-// Repeating a POST is safe here, even after the connection dropped mid-request: each row
-// carries an Idempotency-Key derived from the chamber and the row itself, so a server that
-// honours it (decisions.md) answers a repeat with the first answer; and any server answers
-// 409 for an e-mail that is already in the chamber, so a POST that did land the first time
+// Repeating a POST is safe here, even after the connection dropped mid-request: each row carries an
+// Idempotency-Key derived from the chamber and the row itself, so a server that honours it
+// (docs/server-behaviour.md#idempotency) answers a repeat with the first answer; and any server
+// answers 409 for an e-mail that is already in the chamber, so a POST that did land the first time
 // comes back as 409 and the row counts as skipped, never as a second member.
 import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';

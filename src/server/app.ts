@@ -18,7 +18,7 @@ import { registerEventRoutes } from './routes/events.js';
 import { registerMemberRoutes } from './routes/members.js';
 import { acceptHttpMethods, methodNotAllowed, registerMethodNotAllowed } from './routes/method-not-allowed.js';
 
-export const BODY_LIMIT = 1024 * 1024; // 1 MiB, then 413 (decisions.md)
+export const BODY_LIMIT = 1024 * 1024; // 1 MiB, then 413 (docs/server-behaviour.md#limits)
 export { REQUEST_DEADLINE_MS } from './deadline.js';
 const HEALTH_TIMEOUT_MS = 2000;
 
@@ -257,7 +257,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
 const PROBES = new Set(['/healthz', '/livez']);
 
 /**
- * A line per request (decisions.md), written when it is answered and holding the request,
+ * A line per request (README.md#logs), written when it is answered and holding the request,
  * its status and its time, instead of Fastify's two (incoming, completed); and who made it
  * (`client_id`, when known) and, for a refusal or a 503, why (`reason`). A refused request
  * (refuse(): a 401, 403 or 429 of authentication) is a warning, written even with --quiet;

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * Every request is answered within 5 s whatever the database does (decisions.md): one that
- * has not been answered after this long gets 503, leaving a second for a loaded machine and
- * the network. The driver's own bounds (storage/postgres) are shorter; this is the backstop
- * for a request that makes several slow queries, or a query on a connection gone silent.
+ * Every request is answered within 5 s whatever the database does
+ * (docs/server-behaviour.md#deadline): one that has not been answered after this long gets 503,
+ * leaving a second for a loaded machine and the network. The driver's own bounds (storage/postgres)
+ * are shorter; this is the backstop for a request that makes several slow queries, or a query on a
+ * connection gone silent.
  */
 export const REQUEST_DEADLINE_MS = 4000;
 

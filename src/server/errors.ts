@@ -1,7 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import type { FieldErrors } from '../contract/index.js';
 
-// Every error body is JSON (decisions.md); these helpers are the only way routes send one.
+// Every error body is JSON (docs/server-behaviour.md#errors); these helpers are the only way routes
+// send one.
 
 export const REALM = 'chamber-directory';
 
@@ -40,7 +41,10 @@ export function sendBearerError(reply: FastifyReply, description: string, tokenS
     .send({ error: 'invalid_token', error_description: description });
 }
 
-/** A token without the scope a request needs: 403 (RFC 6750 section 3.1, decisions.md). */
+/**
+ * A token without the scope a request needs: 403 (RFC 6750 section 3.1;
+ * docs/server-behaviour.md#tokens).
+ */
 export function sendInsufficientScope(reply: FastifyReply, scope: 'write', description: string): FastifyReply {
   return reply
     .code(403)

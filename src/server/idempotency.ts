@@ -5,10 +5,10 @@ import type { IdempotentWrite } from '../storage/store.js';
 import type { ServerDeps } from './deps.js';
 import { sendFieldErrors } from './errors.js';
 
-// Idempotency-Key on the v2 POSTs (decisions.md, as Stripe's API has it): a repeated key from
-// the same client with the same request, within 24 hours, gets the first answer and creates
-// nothing; the same key with another request is a 422 naming the header. Only a creation is
-// remembered: a request that was refused (422, 409) is judged again when repeated.
+// Idempotency-Key on the v2 POSTs (docs/server-behaviour.md#idempotency, as Stripe's API has it): a
+// repeated key from the same client with the same request, within 24 hours, gets the first answer
+// and creates nothing; the same key with another request is a 422 naming the header. Only a
+// creation is remembered: a request that was refused (422, 409) is judged again when repeated.
 
 /**
  * The request's key, ready for the store: undefined without the header, null when the header

@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { TokenFailure } from './metrics.js';
 
-/** Where and how `serve` logs (decisions.md, "A shared deployment"). */
+/** Where and how `serve` logs (README.md#logs). */
 export interface LogSettings {
   /** stderr in `serve`; anything with write() in tests. */
   destination: { write(line: string): unknown };
@@ -18,7 +18,9 @@ export interface LogSettings {
   level?: 'debug' | 'info';
 }
 
-/** 1–128 visible ASCII characters (decisions.md); anything else is replaced. */
+/**
+ * 1–128 visible ASCII characters (docs/server-behaviour.md#request-ids); anything else is replaced.
+ */
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
 /** A client's X-Request-Id when well-formed, else a new one: the id of every log line of the request. */

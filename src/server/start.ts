@@ -73,7 +73,10 @@ export interface RunningServer {
 
 export { StartError, openStorage };
 
-/** How long requests in flight may take to finish once the server is told to stop (decisions.md). */
+/**
+ * How long requests in flight may take to finish once the server is told to stop
+ * (docs/server-behaviour.md#shutdown).
+ */
 const IN_FLIGHT_GRACE_MS = 10_000;
 /**
  * The store's own close is bounded (storage/postgres); this is the backstop, short enough
@@ -210,10 +213,11 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     const running = app;
     let stopping: Promise<void> | undefined;
     /**
-     * decisions.md: new requests get 503 and `Connection: close` (the onRequest hook), idle
-     * keep-alive sockets close at once, requests in flight get up to IN_FLIGHT_GRACE_MS, then
-     * their sockets are cut; the store closes within its own bound even when the database is
-     * gone. The server is ours (bound-address.ts), so we close it; then the app's onClose hooks.
+     * docs/server-behaviour.md#shutdown: new requests get 503 and `Connection: close` (the
+     * onRequest hook), idle keep-alive sockets close at once, requests in flight get up to
+     * IN_FLIGHT_GRACE_MS, then their sockets are cut; the store closes within its own bound even
+     * when the database is gone. The server is ours (bound-address.ts), so we close it; then the
+     * app's onClose hooks.
      */
     const stop = async () => {
       closing = true;

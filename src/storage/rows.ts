@@ -30,9 +30,9 @@ const EVENT_OBJECT = `json_object('id', id, 'chamber_id', chamber_id, 'title', t
 export const CHAMBER_JSON = `coalesce(raw, ${CHAMBER_OBJECT})`;
 export const MEMBER_JSON = `coalesce(raw, ${MEMBER_OBJECT})`;
 /**
- * An event's status is judged when it is read (decisions.md): `canceled` as stored, else
- * `upcoming` until it ends and `past` after. Its first two parameters are that moment (better-sqlite3
- * does not bind one numbered parameter twice).
+ * An event's status is judged when it is read (docs/server-behaviour.md#statuses): `canceled` as
+ * stored, else `upcoming` until it ends and `past` after. Its first two parameters are that moment
+ * (better-sqlite3 does not bind one numbered parameter twice).
  */
 export const EVENT_JSON = `CASE WHEN raw IS NULL THEN ${EVENT_OBJECT} ELSE json_set(raw, '$.status', ${EVENT_STATUS}) END`;
 
@@ -115,7 +115,7 @@ export const memberOf = (r: Member): Member => ({
   status: r.status,
   joined_at: r.joined_at,
 });
-/** `now` judges the status (decisions.md); without it, the stored status. */
+/** `now` judges the status (docs/server-behaviour.md#statuses); without it, the stored status. */
 export const eventOf = (r: Event, now?: string): Event => ({
   id: r.id,
   chamber_id: r.chamber_id,

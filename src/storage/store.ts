@@ -48,9 +48,9 @@ export { isUnavailable, StorageUnavailable } from './unavailable.js';
 export const emailKey = (email: string) => email.toLowerCase();
 
 /**
- * A POST with an `Idempotency-Key` (decisions.md): its answer is stored under the client
- * and key in the same transaction as the record, so a repeat is answered from it and never
- * creates a second record, whichever instance it reaches.
+ * A POST with an `Idempotency-Key` (docs/server-behaviour.md#idempotency): its answer is stored
+ * under the client and key in the same transaction as the record, so a repeat is answered from it
+ * and never creates a second record, whichever instance it reaches.
  */
 export interface IdempotentWrite {
   clientId: string;
@@ -61,7 +61,7 @@ export interface IdempotentWrite {
   /** The Location of the new record, from its id. */
   location: (id: string) => string;
 }
-/** How long an answer is kept for its key (decisions.md: 24 hours). */
+/** How long an answer is kept for its key (docs/server-behaviour.md#idempotency: 24 hours). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export interface StoredAnswer {
   requestHash: string;
@@ -70,7 +70,10 @@ export interface StoredAnswer {
   body: string;
 }
 
-/** last_used_at is written at most once per this long per client (decisions.md). */
+/**
+ * last_used_at is written at most once per this long per client
+ * (README.md#team-access-chamberctl-clients-and-audit).
+ */
 export const CLIENT_USE_RESOLUTION_MS = 60_000;
 
 export { SCOPES, type Scope } from '../contract/auth.js';
@@ -136,7 +139,10 @@ export interface AuditContext {
 export const AUDIT_ACTIONS = ['chamber.create', 'member.add', 'client.add', 'client.rotate', 'client.revoke', 'client.scope'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** One audit record, as `audit --json` prints it (cli.md, "Team access": this order). */
+/**
+ * One audit record, as `audit --json` prints it
+ * (README.md#team-access-chamberctl-clients-and-audit: this order).
+ */
 export interface AuditRecord {
   at: string;
   action: AuditAction;

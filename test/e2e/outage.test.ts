@@ -1,5 +1,5 @@
-// A shared deployment's contract when the database fails (decisions.md, "A shared
-// deployment"; issue 25): two `serve` instances with --pool-size 5 on one PostgreSQL
+// A shared deployment's contract when the database fails (docs/server-behaviour.md#deadline;
+// issue 25): two `serve` instances with --pool-size 5 on one PostgreSQL
 // database, each behind a TCP fault proxy of its own, under a mixed load every 25 ms.
 // Through a silent (7 s), a resetting and a refusing network (4 s each), and a real stop and
 // start of a PostgreSQL server (a throwaway cluster on a port of its own, never the shared one):

@@ -1,7 +1,8 @@
-// `serve --client-id` on a database where the client may exist (decisions.md, "Start-up and
-// configuration"): registered when new; the same command line starts on every restart; another
-// secret is refused (exit 1, nothing changed, naming `clients rotate`); the scope is never
-// changed by serve. The secret comes from CHAMBERCTL_CLIENT_SECRET or --client-secret-file.
+// `serve --client-id` on a database where the client may exist
+// (README.md#the-embedded-server-chamberctl-serve): registered when new; the same command line
+// starts on every restart; another secret is refused (exit 1, nothing changed, naming `clients
+// rotate`); the scope is never changed by serve. The secret comes from CHAMBERCTL_CLIENT_SECRET or
+// --client-secret-file.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

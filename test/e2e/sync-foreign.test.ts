@@ -37,7 +37,7 @@ afterAll(async () => {
   await removeTempDir(dir);
 });
 
-/** An event as a server that judges statuses now (decisions.md) shows it. */
+/** An event as a server that judges statuses now (docs/server-behaviour.md#statuses) shows it. */
 const aged = (e: Record<string, unknown>) => ({
   ...e,
   status: e.status === 'canceled' ? 'canceled' : Date.parse(e.ends_at as string) >= Date.now() ? 'upcoming' : 'past',

@@ -1,5 +1,5 @@
-// Offline work with the copy on PostgreSQL (`--db postgres://…`, cli.md): pull, serve the
-// copy, create offline, push, with the built binary; a pull killed halfway and run again.
+// Offline work with the copy on PostgreSQL (`--db postgres://…`, README.md#working-offline): pull,
+// serve the copy, create offline, push, with the built binary; a pull killed halfway and run again.
 import { execa } from 'execa';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

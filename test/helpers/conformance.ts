@@ -23,7 +23,10 @@ export interface Exchange {
   /** Lower-case names. */
   headers: Record<string, string | string[] | number | undefined>;
   body: string;
-  /** An HTTP/1.1 request without Host: refused before any operation (decisions.md). */
+  /**
+   * An HTTP/1.1 request without Host: refused before any operation
+   * (docs/server-behaviour.md#hostile-input).
+   */
   withoutHost?: boolean;
   /** The body was longer than a recording keeps (record-exchanges.mjs): `body` is its start. */
   capped?: boolean;

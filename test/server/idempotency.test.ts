@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getToken, startTestServer, type TestServer } from '../helpers/server.js';
 
-// Idempotency-Key on the v2 POSTs (decisions.md), on the backend under test.
+// Idempotency-Key on the v2 POSTs, on the backend under test (docs/server-behaviour.md#idempotency).
 let t: TestServer;
 let token: string;
 let now = new Date('2026-03-01T10:00:00Z');

@@ -1,7 +1,7 @@
-// What the operator reads in serve's log (issue 33, item 5; decisions.md, "Start-up and
-// configuration"): who was refused and why, one outage warning a second rather than one a
-// request, health probes out of the way, credentials redacted wherever a client puts them,
-// and the client's address as --trust-proxy decides it, in the log and in the audit trail.
+// What the operator reads in serve's log (issue 33, item 5; README.md#logs): who was refused and
+// why, one outage warning a second rather than one a request, health probes out of the way,
+// credentials redacted wherever a client puts them, and the client's address as --trust-proxy
+// decides it, in the log and in the audit trail.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FAILURE_LIMIT } from '../../src/server/auth/credential-guard.js';
 import { hashSecret } from '../../src/server/auth/secrets.js';

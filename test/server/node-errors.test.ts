@@ -1,7 +1,7 @@
 // What node's HTTP layer would answer by itself, with an empty body, before Fastify sees the
 // request: an unsupported Expect, a missing Host, oversized headers, unparseable requests.
 // Each gets a JSON body here. And every method node accepts, on a path that does not serve
-// it, is a 405 with Allow (decisions.md, extensions of the embedded server).
+// it, is a 405 with Allow (docs/server-behaviour.md#hostile-input).
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getToken, startTestServer, type TestServer } from '../helpers/server.js';

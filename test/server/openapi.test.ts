@@ -359,7 +359,8 @@ describe('the conformance check of the tests (test/helpers/conformance.ts)', () 
 });
 
 describe('the start-up answer: 503 starting, on every path but GET /livez', () => {
-  // What `serve` answers from the moment it listens until it is ready (decisions.md), byte for byte.
+  // What `serve` answers from the moment it listens until it is ready
+  // (docs/server-behaviour.md#start-up), byte for byte.
   const BODY = '{"error":"starting","error_description":"the server is starting; try again in a moment"}';
   const HEADERS = { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', 'cache-control': 'no-store', 'x-request-id': 'starting-1' };
   const BASE = 'http://127.0.0.1:8080';

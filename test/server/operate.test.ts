@@ -1,6 +1,6 @@
-// What an operator relies on (decisions.md, "A shared deployment"): request ids kept,
-// replaced or made, echoed and in every log line of the request; a request answered within
-// the deadline whatever the database does; a client's own broken socket never logged as a
+// What an operator relies on (README.md#shared-deployment-several-instances-on-postgresql): request
+// ids kept, replaced or made, echoed and in every log line of the request; a request answered
+// within the deadline whatever the database does; a client's own broken socket never logged as a
 // database outage; readable text on a terminal from the same logger.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

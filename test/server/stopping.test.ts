@@ -1,6 +1,7 @@
 // What a stopping server answers on connections that were open before it was told to stop
-// (decisions.md: new requests get 503 and `Connection: close`): readiness says unavailable in
-// its own shape, liveness still 200 (the process runs), the interface 503 with Retry-After.
+// (docs/server-behaviour.md#shutdown: new requests get 503 and `Connection: close`): readiness says
+// unavailable in its own shape, liveness still 200 (the process runs), the interface 503 with
+// Retry-After.
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startTestServer } from '../helpers/server.js';

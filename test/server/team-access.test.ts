@@ -1,7 +1,8 @@
-// Team access on the server (README, "Team access"; decisions.md, "A shared deployment"):
-// scopes, revocation and rotation seen by a second instance on the same database, last use
-// written at most once a minute, and an audit record for each accepted write. On both
-// backends: two in-process servers on one SQLite file, or on one PostgreSQL database.
+// Team access on the server (README.md#team-access-chamberctl-clients-and-audit;
+// docs/server-behaviour.md#tokens): scopes, revocation and rotation seen by a second instance on
+// the same database, last use written at most once a minute, and an audit record for each accepted
+// write. On both backends: two in-process servers on one SQLite file, or on one PostgreSQL
+// database.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
-// The token endpoint bounds its cost per caller (decisions.md): past 30 failed client
-// authentications from one address within a minute, 429 before any secret is hashed; a
-// client verified recently is checked from memory. (bench:token measures a good client's
-// latency under a flood of wrong secrets.)
+// The token endpoint bounds its cost per caller (docs/server-behaviour.md#tokens): past 30 failed
+// client authentications from one address within a minute, 429 before any secret is hashed; a
+// client verified recently is checked from memory. (bench:token measures a good client's latency
+// under a flood of wrong secrets.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAILURE_LIMIT } from '../../src/server/auth/credential-guard.js';
 import { hashSecret } from '../../src/server/auth/secrets.js';

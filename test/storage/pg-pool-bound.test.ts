@@ -1,6 +1,7 @@
-// --pool-size bounds every connection an instance opens to PostgreSQL (decisions.md, "A
-// shared deployment"): lists, writes and lookups by key under a concurrent load, sampled in
-// pg_stat_activity throughout. Operators size max_connections from this number.
+// --pool-size bounds every connection an instance opens to PostgreSQL
+// (README.md#shared-deployment-several-instances-on-postgresql): lists, writes and lookups by key
+// under a concurrent load, sampled in pg_stat_activity throughout. Operators size max_connections
+// from this number.
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/start.js';
 import { call } from '../helpers/http.js';

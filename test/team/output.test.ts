@@ -48,7 +48,7 @@ describe('the columns of TSV and CSV: those of before, in their order, and the n
     expect(clientView.csv.row(client)).toEqual(clientView.tsv(client));
   });
 
-  it("audit: operator and detail after address, though --json puts them in cli.md's order", () => {
+  it("audit: operator and detail after address, though --json puts them in README's order", () => {
     expect(auditView.csv.header).toEqual(['at', 'action', 'client_id', 'target', 'request_id', 'address', 'operator', 'detail']);
     expect(auditView.tsv(record)).toEqual([record.at, 'client.rotate', null, 'alice', null, null, 'alice@build-7', '15m']);
     expect(auditView.fields).toEqual(['at', 'action', 'client_id', 'operator', 'target', 'request_id', 'address', 'detail']);

@@ -1,5 +1,6 @@
-// What each `clients` command's --json prints (cli.md, "Team access"); `--json FIELDS` picks
-// among them. Plain lists, so that registration (the help, the check, completion) loads no work.
+// What each `clients` command's --json prints (README.md#team-access-chamberctl-clients-and-audit);
+// `--json FIELDS` picks among them. Plain lists, so that registration (the help, the check,
+// completion) loads no work.
 export const CLIENT_FIELDS = ['client_id', 'scope', 'created_at', 'last_used_at', 'revoked_at', 'old_secret_valid_until'] as const;
 export const ADDED_FIELDS = ['client_id', 'client_secret', 'scope', 'created_at'] as const;
 export const ROTATED_FIELDS = ['client_id', 'client_secret', 'old_secret_valid_until'] as const;

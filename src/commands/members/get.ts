@@ -19,8 +19,9 @@ export function parseMembersGet(chamberId: string, memberId: string, globals: Pi
 }
 
 /**
- * GET /v2/chambers/{id}/members/{member_id}: the embedded server's route (cli.md), not the
- * interface document's, so v2 only; a server without it answers 404 or 405.
+ * GET /v2/chambers/{id}/members/{member_id}: the embedded server's route
+ * (docs/server-behaviour.md#extensions), not the interface document's, so v2 only; a server without
+ * it answers 404 or 405.
  */
 export async function membersGet(req: MembersGetRequest, session: Session, output: Output): Promise<void> {
   sessionVersion(session, ['members get'], req.apiVersionFlag);

@@ -217,7 +217,10 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
   setTimeout(() => process.exit(0), EXIT_AFTER_STOP_MS).unref();
 }
 
-/** serve exits within 12 s of SIGTERM (decisions.md): 10 s for requests in flight, 1.5 s for the pool, this. */
+/**
+ * serve exits within 12 s of SIGTERM (docs/server-behaviour.md#shutdown): 10 s for requests in
+ * flight, 1.5 s for the pool, this.
+ */
 const EXIT_AFTER_STOP_MS = 300;
 /** A signal during start: the start stops at its next step, or the process exits this long after. */
 const START_STOP_BOUND_MS = 10_000;

@@ -14,14 +14,14 @@ import { noteClientUse } from './client-use.js';
 import { refuse } from '../logging.js';
 import { tokenHash } from './secrets.js';
 
-// A token found once is trusted from memory for RECHECK_MS, then looked up again: the map
-// (keyed by the token's hash, like the table) spares a database lookup per request, and the
-// lookup again is what ends a token within 1 s of its client's revocation or of a rotation's
-// grace, whichever instance did it and on either backend (decisions.md). A re-check rather
-// than PostgreSQL's LISTEN/NOTIFY: it holds for SQLite too (`chamberctl clients revoke`
-// runs in another process), needs no connection outside --pool-size, and costs one indexed
-// lookup per token in use per RECHECK_MS (README, "What the token check costs"). Bounded: emptied
-// when it grows past MAX_CACHED.
+// A token found once is trusted from memory for RECHECK_MS, then looked up again: the map (keyed by
+// the token's hash, like the table) spares a database lookup per request, and the lookup again is
+// what ends a token within 1 s of its client's revocation or of a rotation's grace, whichever
+// instance did it and on either backend (docs/server-behaviour.md#tokens). A re-check rather than
+// PostgreSQL's LISTEN/NOTIFY: it holds for SQLite too (`chamberctl clients revoke` runs in another
+// process), needs no connection outside --pool-size, and costs one indexed lookup per token in use
+// per RECHECK_MS (README, "What the token check costs"). Bounded: emptied when it grows past
+// MAX_CACHED.
 export const RECHECK_MS = 500;
 const MAX_CACHED = 10_000;
 const known = new WeakMap<ServerDeps, Map<string, TokenRecord & { checkedAt: number }>>();

@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-// The token endpoint's cost per caller (decisions.md): each check of a client secret is an
-// scrypt (~30 ms of CPU, by design), so a flood of wrong secrets could starve good clients.
-// Two rules keep it bounded:
+// The token endpoint's cost per caller (docs/server-behaviour.md#tokens): each check of a client
+// secret is an scrypt (~30 ms of CPU, by design), so a flood of wrong secrets could starve good
+// clients. Two rules keep it bounded:
 // - past FAILURE_LIMIT failed (or still running) checks from one address within WINDOW_MS,
 //   that address is answered 429 before any secret is hashed;
 // - credentials verified within REMEMBER_MS are checked from memory: an HMAC of the secret

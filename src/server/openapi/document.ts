@@ -142,7 +142,7 @@ const error = (description: string, ...names: string[]) => ({ description, conte
 const pathParameter = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
 const CHAMBER_ID = pathParameter('chamber_id', 'The chamber: an opaque id (`ch_…`).');
 
-/** The OAuth scopes (decisions.md, "A shared deployment"). */
+/** The OAuth scopes (docs/server-behaviour.md#tokens). */
 const SCOPE_TEXTS = { read: 'Read chambers, members and events.', write: 'Create chambers and members; includes `read`.' };
 const WRITE = [{ clientCredentials: ['write'] }];
 

@@ -11,8 +11,8 @@ const summary = (fields: FieldErrors) =>
 
 /**
  * Parses the query with the version's schema: v1 knows paging only and ignores the rest
- * (decisions.md); v2 also rejects unknown filter names. On failure the 400 is sent and
- * undefined returned.
+ * (docs/server-behaviour.md#paging); v2 also rejects unknown filter names. On failure the 400 is
+ * sent and undefined returned.
  */
 export function parseVersionQuery<S extends z.ZodMiniObject>(
   request: FastifyRequest,

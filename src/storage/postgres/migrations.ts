@@ -143,8 +143,9 @@ const MIGRATIONS: string[] = [
   CREATE TRIGGER events_count AFTER INSERT OR DELETE OR UPDATE OF chamber_id, status ON events
     FOR EACH ROW EXECUTE FUNCTION events_count();
   `,
-  // 2: events age (decisions.md): `upcoming` and `past` are judged from ends_at when read, so
-  // those filters read a chamber's events that are not canceled, in start order.
+  // 2: events age (docs/server-behaviour.md#statuses): `upcoming` and `past` are judged from
+  // ends_at when read, so those filters read a chamber's events that are not canceled, in start
+  // order.
   `
   CREATE INDEX events_by_live_start ON events (chamber_id, (status = 'canceled'), starts_at, id);
   `,

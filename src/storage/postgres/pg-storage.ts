@@ -102,7 +102,7 @@ export function redactUrl(url: string): string {
 /**
  * Whether an id from a request can be looked up: PostgreSQL's text types cannot hold U+0000,
  * and a query that names it fails. An id holding it is in no table: simply not found, as on
- * SQLite (decisions.md).
+ * SQLite (docs/server-behaviour.md#hostile-input).
  */
 const lookable = (id: string) => !id.includes('\u0000');
 const NO_PAGE = { docs: [], total: 0 };
@@ -122,7 +122,8 @@ export class PgStorage implements DirectoryStore {
   }
 
   static async open(url: string, opts: PgStorageOptions = {}): Promise<PgStorage> {
-    // --pool-size bounds every connection the instance opens (decisions.md)
+    // --pool-size bounds every connection the instance opens
+    // (README.md#shared-deployment-several-instances-on-postgresql)
     const pool = new PgPool(url, { max: opts.poolSize ?? 10, bulk: opts.bulk, onQuery: opts.onQuery });
     try {
       await migratePostgres(pool);
@@ -625,7 +626,10 @@ function sortOf(sort: Sort<string>): { order: string; column: string; after: '<'
 // record came from elsewhere with more (`raw`, served as it came).
 const chamberJson = (r: Stored<ChamberRow>): JsonText<Chamber> => r.raw ?? JSON.stringify(toChamber(r));
 const memberJson = (r: Stored<Member>): JsonText<Member> => r.raw ?? JSON.stringify(memberOf(r));
-/** The event as returned: its status judged at `now` (decisions.md), as the SQLite storage does. */
+/**
+ * The event as returned: its status judged at `now` (docs/server-behaviour.md#statuses), as the
+ * SQLite storage does.
+ */
 function eventJson(r: Stored<Event>, now: string): JsonText<Event> {
   const judged = eventOf(r, now);
   if (r.raw === null) return JSON.stringify(judged);

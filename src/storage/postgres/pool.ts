@@ -3,10 +3,11 @@ import pgpass from 'pgpass';
 import type { PoolStats } from '../store.js';
 
 /**
- * The connections of one instance to PostgreSQL: one node-postgres Pool, whose `max` bounds
- * every connection the instance opens, whatever for (decisions.md, "A shared deployment"),
- * and the bounds that keep a request from waiting on a database that is down, refusing,
- * resetting or silent. The only module that talks to node-postgres directly.
+ * The connections of one instance to PostgreSQL: one node-postgres Pool, whose `max` bounds every
+ * connection the instance opens, whatever for
+ * (README.md#shared-deployment-several-instances-on-postgresql), and the bounds that keep a request
+ * from waiting on a database that is down, refusing, resetting or silent. The only module that
+ * talks to node-postgres directly.
  *
  * What node-postgres 8.23.1 does on each failure (read in node_modules/pg and pg-pool):
  * - No connection in time: pg-pool fails the acquire after `connectionTimeoutMillis`, from

@@ -130,12 +130,14 @@ const MIGRATIONS: string[] = [
       ON CONFLICT (chamber_id, status) DO UPDATE SET n = n + 1;
   END;
   `,
-  // 2: events age (decisions.md): `upcoming` and `past` are judged from ends_at when read, so
-  // those filters read a chamber's events that are not canceled, in start order.
+  // 2: events age (docs/server-behaviour.md#statuses): `upcoming` and `past` are judged from
+  // ends_at when read, so those filters read a chamber's events that are not canceled, in start
+  // order.
   `
   CREATE INDEX events_by_live_start ON events (chamber_id, status = 'canceled', starts_at, id);
   `,
-  // 3: offline work (README, "Working offline") and Idempotency-Key (decisions.md).
+  // 3: offline work (README, "Working offline") and Idempotency-Key
+  // (docs/server-behaviour.md#idempotency).
   // - raw: a record as its source sent it (JSON), when that differs from what the columns
   //   give (fields this project does not know, another key order); served back as it is.
   // - synced_run: the `sync pull` that last saw the record (NULL: made here, or demo data);

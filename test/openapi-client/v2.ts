@@ -456,20 +456,14 @@ export interface components {
                 "application/json": components["schemas"]["InsufficientScopeError"];
             };
         };
-        /** @description The server is starting: from the moment it listens until it is ready, every path but `GET /livez` answers 503 `{"error": "starting", ...}`; try again after `Retry-After` seconds. */
+        /** @description The server is starting: from the moment it listens until it is ready, every path but `GET /livez` answers 503 `{"error": "starting", ...}`; try again after `Retry-After` seconds. A server that is shutting down answers 503 with an `error` message of its own. */
         Starting: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": "starting",
-                 *       "error_description": "the server is starting; try again in a moment"
-                 *     }
-                 */
-                "application/json": components["schemas"]["StartingError"];
+                "application/json": components["schemas"]["Error"] | components["schemas"]["StartingError"];
             };
         };
         /** @description The body is larger than 1 MiB. */
@@ -497,7 +491,7 @@ export interface components {
                 "application/json": components["schemas"]["BearerError"];
             };
         };
-        /** @description The database is unavailable (a restart, a failover), or the server is still starting (`"error": "starting"`); try again after `Retry-After` seconds. */
+        /** @description The database is unavailable (a restart, a failover), the server is still starting (`"error": "starting"`) or is shutting down; try again after `Retry-After` seconds (another instance may answer). */
         Unavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -1249,7 +1243,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description The database does not answer, or the server is still starting (`"error": "starting"`). */
+            /** @description The database does not answer, the server is shutting down, or it is still starting (`"error": "starting"`). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];

@@ -177,6 +177,8 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
           : ''),
     );
   }
+  // the line Fastify's listen() would log; serve's port is bound before the app (bound-address.ts)
+  log.info('Server listening at %s', base);
   if (server.seeded) {
     log.info(`seeded ${opts.seed === 'demo' ? 'demo data' : `from ${opts.seed}`}: ${server.seeded.chambers} chambers, ${server.seeded.members} members, ${server.seeded.events} events`);
   }

@@ -1,7 +1,7 @@
 import type { Sink } from '../output/sink.js';
 import { eventOf, memberOf, toChamber } from '../storage/rows.js';
-import { endLine, HEADER_LINE, recordLine, type SnapshotCounts } from './format.js';
-import type { SnapshotBackend } from '../storage/snapshot-backend.js';
+import { endLine, HEADER_LINE, recordLine, type RecordKind, type SnapshotCounts } from './format.js';
+import type { SnapshotBackend, Stored } from '../storage/snapshot-backend.js';
 
 /**
  * Writes the database as a snapshot (docs/snapshot-format.md) to `out`, a chunk of rows at a
@@ -14,28 +14,32 @@ export async function exportSnapshot(backend: SnapshotBackend, out: Sink): Promi
   return backend.read(async (tables) => {
     const counts: SnapshotCounts = { chambers: 0, members: 0, events: 0 };
     await out.write(`${HEADER_LINE}\n`);
-    for await (const rows of tables.chambers()) {
-      let text = '';
-      for (const r of rows) text += recordLine('chamber', r.raw ?? JSON.stringify(toChamber(r)));
-      counts.chambers += rows.length;
-      await out.write(text);
-      if (out.closed) return counts;
-    }
-    for await (const rows of tables.members()) {
-      let text = '';
-      for (const r of rows) text += recordLine('member', r.raw ?? JSON.stringify(memberOf(r)));
-      counts.members += rows.length;
-      await out.write(text);
-      if (out.closed) return counts;
-    }
-    for await (const rows of tables.events()) {
-      let text = '';
-      for (const r of rows) text += recordLine('event', r.raw ?? JSON.stringify(eventOf(r)));
-      counts.events += rows.length;
-      await out.write(text);
-      if (out.closed) return counts;
-    }
+    // each table in turn; a reader that went away ends the export where it is
+    if (!(await writeTable(tables.chambers(), 'chamber', toChamber, out, (n) => (counts.chambers += n)))) return counts;
+    if (!(await writeTable(tables.members(), 'member', memberOf, out, (n) => (counts.members += n)))) return counts;
+    if (!(await writeTable(tables.events(), 'event', eventOf, out, (n) => (counts.events += n)))) return counts;
     await out.write(endLine(counts));
     return counts;
   });
+}
+
+/**
+ * A table's rows as records, a chunk at a time, each chunk counted as it is written; false
+ * once the reader has gone away (what was written is then all there is).
+ */
+async function writeTable<R>(
+  chunks: AsyncIterable<Stored<R>[]>,
+  kind: RecordKind,
+  record: (row: R) => unknown,
+  out: Sink,
+  count: (rows: number) => void,
+): Promise<boolean> {
+  for await (const rows of chunks) {
+    let text = '';
+    for (const r of rows) text += recordLine(kind, r.raw ?? JSON.stringify(record(r)));
+    count(rows.length);
+    await out.write(text);
+    if (out.closed) return false;
+  }
+  return true;
 }

@@ -61,6 +61,12 @@ export function toChamber(r: ChamberRow): Chamber {
   };
 }
 
+/** A chamber's columns: its fields with the address spread out (toChamber's inverse). */
+export function chamberRowOf(c: Chamber): ChamberRow {
+  const { street, city, postal_code, country } = c.address;
+  return { id: c.id, name: c.name, type: c.type, hq_id: c.hq_id, status: c.status, street, city, postal_code, country, created_at: c.created_at };
+}
+
 // Members and events are stored with exactly the returned fields.
 export type MemberRow = import('../contract/index.js').Member;
 export type EventRow = import('../contract/index.js').Event;

@@ -6,7 +6,7 @@ import { chamberView } from '../../output/columns.js';
 import { withOutputDefault } from '../../config/defaults.js';
 import { createOutput, type Output } from '../../output/output.js';
 import { printList, type Paging } from '../../output/paged-list.js';
-import { optionalValue, pageQuery, pagingOptions, withSession, type PagingOptions } from '../shared/options.js';
+import { ListQuery, optionalValue, pageQuery, pagingOptions, withSession, type PagingOptions } from '../shared/options.js';
 
 export interface ChambersListOptions extends PagingOptions {
   type?: string;
@@ -25,23 +25,10 @@ export interface ChambersListRequest {
 
 /** Checks the options (exit 2 on a bad value) before anything is sent. */
 export function parseChambersList(opts: ChambersListOptions, globals: Pick<GlobalOptions, 'apiVersion'>): ChambersListRequest {
-  const query: WireQuery = {};
-  const v2Features: string[] = [];
-  const type = optionalValue('--type', ChamberType, opts.type);
-  const status = optionalValue('--status', ChamberStatus, opts.status);
-  const sort = optionalValue('--sort', sortParam(CHAMBER_SORT_FIELDS), opts.sort);
-  if (type) {
-    query['filter[type]'] = type;
-    v2Features.push('--type');
-  }
-  if (status) {
-    query['filter[status]'] = status;
-    v2Features.push('--status');
-  }
-  if (sort) {
-    query.sort = `${sort.desc ? '-' : ''}${sort.field}`;
-    v2Features.push('--sort');
-  }
+  const { query, v2Features } = new ListQuery()
+    .filter('--type', 'type', optionalValue('--type', ChamberType, opts.type))
+    .filter('--status', 'status', optionalValue('--status', ChamberStatus, opts.status))
+    .sort(optionalValue('--sort', sortParam(CHAMBER_SORT_FIELDS), opts.sort));
   return { query, v2Features, paging: pagingOptions(opts), apiVersionFlag: globals.apiVersion };
 }
 

@@ -7,7 +7,7 @@ import { memberView } from '../../output/columns.js';
 import { withOutputDefault } from '../../config/defaults.js';
 import { createOutput, type Output } from '../../output/output.js';
 import { printList, type Paging } from '../../output/paged-list.js';
-import { optionalValue, pageQuery, pagingOptions, withSession, type PagingOptions } from '../shared/options.js';
+import { ListQuery, optionalValue, pageQuery, pagingOptions, withSession, type PagingOptions } from '../shared/options.js';
 
 export interface MembersListOptions extends PagingOptions {
   status?: string;
@@ -28,18 +28,9 @@ export function parseMembersList(
   globals: Pick<GlobalOptions, 'apiVersion'>,
 ): MembersListRequest {
   if (!chamberId.trim()) throw usageError('CHAMBER_ID must not be empty');
-  const query: WireQuery = {};
-  const v2Features: string[] = [];
-  const status = optionalValue('--status', MemberStatus, opts.status);
-  const sort = optionalValue('--sort', sortParam(MEMBER_SORT_FIELDS), opts.sort);
-  if (status) {
-    query['filter[status]'] = status;
-    v2Features.push('--status');
-  }
-  if (sort) {
-    query.sort = `${sort.desc ? '-' : ''}${sort.field}`;
-    v2Features.push('--sort');
-  }
+  const { query, v2Features } = new ListQuery()
+    .filter('--status', 'status', optionalValue('--status', MemberStatus, opts.status))
+    .sort(optionalValue('--sort', sortParam(MEMBER_SORT_FIELDS), opts.sort));
   return { chamberId, query, v2Features, paging: pagingOptions(opts), apiVersionFlag: globals.apiVersion };
 }
 

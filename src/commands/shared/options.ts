@@ -43,6 +43,33 @@ export function pagingOptions(opts: PagingOptions): Paging {
   };
 }
 
+/**
+ * The query of a list from its filter and sort options (`filter[NAME]=VALUE`, `sort=-FIELD`),
+ * and which options were given, for the version choice (filters and sort are v2's).
+ */
+export class ListQuery {
+  readonly query: Record<string, string> = {};
+  readonly v2Features: string[] = [];
+
+  /** `flag`'s value as `filter[name]`, when given. */
+  filter(flag: string, name: string, value: string | undefined): this {
+    if (value) {
+      this.query[`filter[${name}]`] = value;
+      this.v2Features.push(flag);
+    }
+    return this;
+  }
+
+  /** --sort's value (a field, descending or not), when given. */
+  sort(value: { field: string; desc: boolean } | undefined): this {
+    if (value) {
+      this.query.sort = `${value.desc ? '-' : ''}${value.field}`;
+      this.v2Features.push('--sort');
+    }
+    return this;
+  }
+}
+
 /** The wire parameters of a page request. */
 export function pageQuery(page: number, perPage: number | undefined): Record<string, string> {
   return perPage === undefined ? { page: String(page) } : { page: String(page), per_page: String(perPage) };

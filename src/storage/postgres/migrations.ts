@@ -1,8 +1,13 @@
 import type { PgPool } from './pool.js';
 
 /**
- * The PostgreSQL schema: the same tables as SQLite's (src/storage/migrations.ts), with what a
+ * The PostgreSQL schema: the same tables as SQLite's (src/storage/sqlite/migrations.ts), with what a
  * shared database needs beyond them. Append new steps; never edit a step that has shipped.
+ *
+ * Why the numbers differ from SQLite's: step 4 here (the list generation, for the seek
+ * pagination of several instances) has no SQLite step, so every later PostgreSQL step is one
+ * above the SQLite step it matches (PostgreSQL 5 is SQLite 4, 6 is 5), and each says which.
+ * A change to both schemas is one new step on each, numbered on from each file's last.
  *
  * - Text is compared byte by byte (COLLATE "C"), as SQLite's BINARY does, so both backends
  *   sort and page alike; `name_key` is the name with ASCII letters lower-cased, which is

@@ -75,6 +75,8 @@ export function generateChambers(prng: Prng, size: SeedSize, nowMs: number): See
   return out;
 }
 
+// The row is built from the generated parts, not mapped from a Chamber (rows.ts's
+// chamberRowOf does that for records copied from elsewhere).
 function chamber(
   prng: Prng,
   c: Pick<ChamberRow, 'id' | 'name' | 'type' | 'hq_id' | 'status'> & { country: Country; city: City; createdMs: number },

@@ -112,13 +112,26 @@ describe('scopes', () => {
     const t = await token(b, reader);
     const chamber = await anyChamber(t);
     const before = await Promise.all(['chambers', 'members', 'audit'].map(count));
-    const writes = [
-      { path: '/v2/chambers', body: chamberBody() },
-      { path: `/v2/chambers/${chamber}/members`, body: memberBody('scoped') },
-    ];
+    // every operation of the published documents that changes data, so a new one is covered
+    // by construction: a body for it must be named here, or this test fails saying which
+    const bodies: Record<string, unknown> = { createChamber: chamberBody(), addMember: memberBody('scoped') };
+    const writes: Array<{ path: string; method: string; body: unknown }> = [];
+    for (const version of ['v1', 'v2']) {
+      const doc = (await call(b.baseUrl, 'GET', `/${version}/openapi.json`)).body as {
+        paths: Record<string, Record<string, { operationId: string; security?: unknown[] }>>;
+      };
+      for (const [template, operations] of Object.entries(doc.paths)) {
+        for (const [method, op] of Object.entries(operations)) {
+          if (['get', 'head', 'servers', 'parameters'].includes(method) || op.operationId === 'issueToken') continue;
+          expect(Object.keys(bodies), `a body for ${op.operationId} (${method.toUpperCase()} ${template}): add one above`).toContain(op.operationId);
+          writes.push({ method: method.toUpperCase(), path: `/${version}${template.replace(/\{[^}]+\}/g, chamber)}`, body: bodies[op.operationId] });
+        }
+      }
+    }
+    expect(writes.map((w) => `${w.method} ${w.path}`)).toEqual([`POST /v2/chambers`, `POST /v2/chambers/${chamber}/members`]);
     for (const w of writes) {
       for (const variant of [{ body: w.body }, { raw: '{not json' }, { body: w.body, headers: { 'idempotency-key': 'scope-test' } }]) {
-        const r = await call(b.baseUrl, 'POST', w.path, { token: t, ...variant });
+        const r = await call(b.baseUrl, w.method, w.path, { token: t, ...variant });
         expect(r.status, w.path).toBe(403);
         expect(r.body.error).toBe('insufficient_scope');
         expect(r.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="write"');

@@ -46,12 +46,15 @@ async function lookup(deps: ServerDeps, token: string): Promise<TokenRecord | un
 
 /**
  * An onRequest hook that admits only a live bearer token issued by this version's token
- * endpoint, with `scope` (`write` for the v2 POSTs). It runs before the body is read, so a
- * request without a valid token gets its 401 (a token without the scope its 403) whatever
- * its body (and a client with an expired token learns to renew it).
+ * endpoint, with the scope the request's method needs: `read` for GET and HEAD, `write` for
+ * any other method. That follows from what the route is, so a new route that changes data
+ * needs `write` without anyone remembering to ask for it. It runs before the body is read,
+ * so a request without a valid token gets its 401 (a token without the scope its 403)
+ * whatever its body (and a client with an expired token learns to renew it).
  */
-export function requireBearer(version: ApiVersion, deps: ServerDeps, scope: Scope = 'read') {
+export function requireBearer(version: ApiVersion, deps: ServerDeps) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
+    const scope: Scope = request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
     // each refusal names its reason in the request's log line, and the client once the token is known
     const header = request.headers.authorization;
     if (!header) {

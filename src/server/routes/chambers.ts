@@ -58,7 +58,7 @@ export function registerChamberRoutes(app: FastifyInstance, version: ApiVersion,
 
   if (version !== 'v2') return;
 
-  app.post('/chambers', { onRequest: requireBearer(version, deps, 'write') }, async (request, reply) => {
+  app.post('/chambers', { onRequest }, async (request, reply) => {
     const location = (id: string) => `/v2/chambers/${encodeURIComponent(id)}`;
     const idem = idempotentWrite(request, reply, deps, location);
     if (idem === null || (idem && (await answerFromKey(reply, deps, idem)))) return reply;

@@ -29,7 +29,7 @@ export function registerMemberRoutes(app: FastifyInstance, version: ApiVersion, 
 
   if (version !== 'v2') return;
 
-  app.post<ChamberParams>('/chambers/:id/members', { onRequest: requireBearer(version, deps, 'write') }, async (request, reply) => {
+  app.post<ChamberParams>('/chambers/:id/members', { onRequest }, async (request, reply) => {
     const chamberId = request.params.id;
     const location = (id: string) => `/v2/chambers/${encodeURIComponent(chamberId)}/members/${encodeURIComponent(id)}`;
     const idem = idempotentWrite(request, reply, deps, location);

@@ -1,6 +1,8 @@
 import type { CliContext } from '../../core/context.js';
-import { CliError, ExitCode, usageError } from '../../core/exit-codes.js';
-import { readFile } from 'node:fs/promises';
+import { CliError, ExitCode } from '../../core/exit-codes.js';
+import { startBanner } from './banner.js';
+import { clientSecretOf } from './client-secret.js';
+import { pointProfileHere } from './profile.js';
 import { serverLogger, startServer, StartError, StartStopped, type RunningServer } from '../../server/start.js';
 import { SnapshotError } from '../../snapshot/format.js';
 import { resolveDb } from '../../config/paths.js';
@@ -25,39 +27,6 @@ export interface ServeOptions {
   cacheSize?: number;
   overwriteProfile?: boolean;
   trustProxy?: Parameters<typeof startServer>[0]['trustProxy']; // parsed by register.ts (server/trust-proxy.ts)
-}
-
-/** A URL clients on this machine can use, even when listening on every interface. */
-function clientBaseUrl(baseUrl: string, host: string): string {
-  if (host === '0.0.0.0' || host === '::' || host === '[::]') return baseUrl.replace(/\/\/[^/]+:/, '//127.0.0.1:');
-  return baseUrl;
-}
-
-/**
- * The secret of --client-id, from wherever it was given: --client-secret-file (its first
- * line), CHAMBERCTL_CLIENT_SECRET, or --client-secret (visible to every user of the host in
- * `ps`). Usage errors (exit 2) for a secret without an id and an id without a secret.
- */
-async function clientSecretOf(opts: ServeOptions, env: CliContext['env']): Promise<string | undefined> {
-  if (opts.clientSecret !== undefined && opts.clientSecretFile !== undefined) throw usageError('--client-secret and --client-secret-file: give one of them');
-  let secret = opts.clientSecret;
-  if (opts.clientSecretFile !== undefined) {
-    let text: string;
-    try {
-      text = await readFile(opts.clientSecretFile, 'utf8');
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw usageError(`cannot read --client-secret-file ${opts.clientSecretFile}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code}`);
-    }
-    secret = text.split(/\r?\n/)[0]!;
-    if (secret === '') throw usageError(`--client-secret-file ${opts.clientSecretFile} is empty; its first line is the secret`);
-  }
-  if (secret === undefined && opts.clientId !== undefined) secret = env.CHAMBERCTL_CLIENT_SECRET || undefined;
-  if (secret !== undefined && opts.clientId === undefined) throw usageError('--client-secret and --client-secret-file need --client-id');
-  if (opts.clientId !== undefined && secret === undefined) {
-    throw usageError('--client-id needs its secret: CHAMBERCTL_CLIENT_SECRET, --client-secret-file FILE, or --client-secret');
-  }
-  return secret;
 }
 
 export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { json?: boolean; profile?: string } = {}): Promise<void> {
@@ -156,27 +125,7 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
 
   const base = server.baseUrl;
   const generated = server.generatedClient;
-  if (globals.json) {
-    ctx.stdout.write(
-      `${JSON.stringify({
-        base_url: base,
-        v1: `${base}/v1`,
-        v2: `${base}/v2`,
-        docs: `${base}/docs`,
-        database: server.store.location,
-        ...(generated && { client_id: generated.clientId, client_secret: generated.clientSecret }),
-      })}\n`,
-    );
-  } else {
-    // One write, so a reader that waits for the URL also has the credentials.
-    ctx.stdout.write(
-      `Chamber Directory Service listening on ${base}\n  v1: ${base}/v1\n  v2: ${base}/v2\n  API reference: ${base}/docs\n  database: ${server.store.location}\n` +
-        (generated
-          ? `A new API client was created; its secret is shown only this once:\n` +
-            `  client id:     ${generated.clientId}\n  client secret: ${generated.clientSecret}\n`
-          : ''),
-    );
-  }
+  ctx.stdout.write(startBanner(server, globals.json === true));
   // the line Fastify's listen() would log; serve's port is bound before the app (bound-address.ts)
   log.info('Server listening at %s', base);
   if (server.seeded) {
@@ -185,33 +134,8 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
 
   // Point this server's profile (`local` unless --profile) at it, so the next command just
   // works. Not awaited: Ctrl-C is handled from the moment the server listens.
-  const saveProfile = async () => {
-    try {
-      const { saveServeProfile, LOCAL_PROFILE } = await import('../../config/local-profile.js');
-      const { verifySecret } = await import('../../server/auth/secrets.js');
-      const known = generated ?? (opts.clientId ? { clientId: opts.clientId, clientSecret } : {});
-      const saved = await saveServeProfile(ctx, {
-        name: globals.profile ?? LOCAL_PROFILE,
-        baseUrl: clientBaseUrl(base, opts.host),
-        database: server.store.location,
-        ...known,
-        overwrite: opts.overwriteProfile,
-        credentialsWork: async (id, secret) => {
-          const auth = await server.store.clientAuth(id);
-          return auth !== undefined && !auth.revokedAt && (await verifySecret(secret, auth.secretHash));
-        },
-        answers: (url) => fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) }).then(() => true, () => false),
-      });
-      if (saved.saved) {
-        const moved = saved.tookOverFrom ? ` (it pointed at ${saved.tookOverFrom}, which no longer answers)` : '';
-        log.info(`profile "${saved.profile}" points here${moved}${saved.madeCurrent ? ' and is now the current profile' : ` (use it with --profile ${saved.profile})`}`);
-      }
-      if (saved.warning) log.warn(saved.warning);
-    } catch (e) {
-      log.warn('could not update the profile: %s', (e as Error).message);
-    }
-  };
-  profileSaved = saveProfile();
+  const known = generated ?? (opts.clientId ? { clientId: opts.clientId, clientSecret } : {});
+  profileSaved = pointProfileHere(ctx, server, log, { name: globals.profile, host: opts.host, overwrite: opts.overwriteProfile, ...known });
 
   await stopped;
   // Stopped: exit 0 now even if a socket to a database that went silent is still open (its

@@ -1,0 +1,44 @@
+import type { Logger } from 'pino';
+import type { CliContext } from '../../core/context.js';
+import type { RunningServer } from '../../server/start.js';
+
+/** A URL clients on this machine can use, even when listening on every interface. */
+export function clientBaseUrl(baseUrl: string, host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '[::]') return baseUrl.replace(/\/\/[^/]+:/, '//127.0.0.1:');
+  return baseUrl;
+}
+
+/**
+ * Points the server's profile (`local` unless --profile) at it, with the credentials serve
+ * knows, and says what it did in the log; never fails the server (a warning instead).
+ */
+export async function pointProfileHere(
+  ctx: CliContext,
+  server: RunningServer,
+  log: Pick<Logger, 'info' | 'warn'>,
+  opts: { name?: string; host: string; overwrite?: boolean; clientId?: string; clientSecret?: string },
+): Promise<void> {
+  try {
+    const { saveServeProfile, LOCAL_PROFILE } = await import('../../config/local-profile.js');
+    const { verifySecret } = await import('../../server/auth/secrets.js');
+    const saved = await saveServeProfile(ctx, {
+      name: opts.name ?? LOCAL_PROFILE,
+      baseUrl: clientBaseUrl(server.baseUrl, opts.host),
+      database: server.store.location,
+      ...(opts.clientId !== undefined && { clientId: opts.clientId, clientSecret: opts.clientSecret }),
+      overwrite: opts.overwrite,
+      credentialsWork: async (id, secret) => {
+        const auth = await server.store.clientAuth(id);
+        return auth !== undefined && !auth.revokedAt && (await verifySecret(secret, auth.secretHash));
+      },
+      answers: (url) => fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) }).then(() => true, () => false),
+    });
+    if (saved.saved) {
+      const moved = saved.tookOverFrom ? ` (it pointed at ${saved.tookOverFrom}, which no longer answers)` : '';
+      log.info(`profile "${saved.profile}" points here${moved}${saved.madeCurrent ? ' and is now the current profile' : ` (use it with --profile ${saved.profile})`}`);
+    }
+    if (saved.warning) log.warn(saved.warning);
+  } catch (e) {
+    log.warn('could not update the profile: %s', (e as Error).message);
+  }
+}

@@ -8,6 +8,14 @@ const globals = (cmd: Command) => cmd.optsWithGlobals() as GlobalOptions;
 
 /** login, logout, auth status|token, profiles list|use|remove, config get|set|list. */
 export function registerAuthCommands(program: Command, ctx: CliContext): void {
+  registerLogin(program, ctx);
+  registerAuth(program, ctx);
+  registerProfiles(program, ctx);
+  registerConfig(program, ctx);
+}
+
+/** login and logout. */
+function registerLogin(program: Command, ctx: CliContext): void {
   program
     .command('login')
     .description('Check client credentials with the server and save them in a profile')
@@ -48,7 +56,10 @@ Examples:
       const { runLogout } = await import('./logout.js');
       await runLogout(globals(cmd), ctx);
     });
+}
 
+/** auth status and auth token. */
+function registerAuth(program: Command, ctx: CliContext): void {
   const auth = program
     .command('auth')
     .description('Show the login state or print an access token')
@@ -86,7 +97,10 @@ Examples:
       const { runAuthToken } = await import('./token.js');
       await runAuthToken(globals(cmd), ctx);
     });
+}
 
+/** profiles list|use|remove. */
+function registerProfiles(program: Command, ctx: CliContext): void {
   const profiles = program
     .command('profiles')
     .description('List, select and remove config profiles')
@@ -133,7 +147,10 @@ Examples:
       const { runProfilesRemove } = await import('./profiles.js');
       await runProfilesRemove(name, globals(cmd), ctx);
     });
+}
 
+/** config list|get|set. */
+function registerConfig(program: Command, ctx: CliContext): void {
   const config = program
     .command('config')
     .description("Show or change a profile's settings without logging in again")

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { HealthUnavailable } from '../contract/index.js';
+import { sendError } from './errors.js';
+
+/**
+ * What every request meets first: its X-Request-Id echoed; while the server stops, a 503 with
+ * `Connection: close` (readiness in its own shape, liveness still 200); a 400 for an HTTP/1.1
+ * request without Host; and a 417 in JSON for an Expect other than 100-continue.
+ */
+export function useRequestGate(app: FastifyInstance, isClosing: () => boolean): void {
+  // An Expect other than 100-continue: node would answer 417 with an empty body.
+  app.server.on('checkExpectation', (req, res) => {
+    const body = JSON.stringify({ error: `the expectation ${JSON.stringify(req.headers.expect ?? '')} cannot be met; only 100-continue is supported` });
+    res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    res.end(body);
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (isClosing()) {
+      reply.header('connection', 'close');
+      const route = request.routeOptions.url;
+      if (route === '/livez') return; // the process still runs: liveness is unchanged
+      reply.header('retry-after', '1');
+      if (route === '/healthz') {
+        // readiness in its own shape, so that a load balancer reads it as out of rotation
+        const body: HealthUnavailable = { status: 'unavailable', error: 'the server is shutting down' };
+        return reply.code(503).type('application/json; charset=utf-8').send(body);
+      }
+      return sendError(reply, 503, 'the server is shutting down; try again (another instance may answer)');
+    }
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      reply.header('connection', 'close');
+      return sendError(reply, 400, 'an HTTP/1.1 request must have a Host header');
+    }
+  });
+}

@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import type { CliContext } from '../../core/context.js';
 import { usageError } from '../../core/exit-codes.js';
 import { parseTrustProxy } from '../../server/trust-proxy.js';
+import { dbHelp } from '../shared/help-text.js';
 import type { ServeOptions } from './serve.js';
 
 function parseCacheSize(value: string): number {
@@ -54,7 +55,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .description('Run the Chamber Directory Service locally (v1 and v2) for offline work')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 8080)
-    .option('--db <path>', 'SQLite database file, :memory: for a throwaway one, or postgres://… for a shared one (default: $CHAMBERCTL_DB, else in the user data directory)')
+    .option('--db <path>', dbHelp('the database', true))
     .option('--pool-size <n>', 'connections to PostgreSQL per instance, every one it opens (default 10)', parsePoolSize)
     .option('--cache-size <MiB>', "SQLite's page cache and memory map, each at most this size (default: 64 MiB cache, 1 GiB map)", parseCacheSize)
     .option('--public-url <url>', 'the URL clients use (e.g. behind a load balancer), named in the OAuth metadata and OpenAPI documents', parsePublicUrl)

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../core/context.js';
-import { examples } from '../shared/help-text.js';
+import { dbHelp, examples } from '../shared/help-text.js';
 
-const DB_HELP = 'SQLite database file, or postgres://… (default: $CHAMBERCTL_DB, else the database `serve` uses)';
+const DB_HELP = dbHelp('the database');
 
 export function registerSnapshotCommands(program: Command, ctx: CliContext): void {
   const snapshot = program

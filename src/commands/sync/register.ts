@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext, GlobalOptions } from '../../core/context.js';
-import { examples } from '../shared/help-text.js';
+import { dbHelp, examples } from '../shared/help-text.js';
 import type { SyncOptions } from './sync.js';
 
 /** `sync pull|status|push|discard` (README, "Working offline"). */
@@ -19,14 +19,14 @@ export function registerSync(program: Command, ctx: CliContext): void {
       ]),
     );
   const dbOption = '--db <path>';
-  const dbHelp = 'the local copy: a SQLite file or postgres://… (default: $CHAMBERCTL_DB, else the database `serve` uses)';
+  const copyHelp = dbHelp('the local copy');
   const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions & SyncOptions>();
 
   sync
     .command('pull')
     .description('Copy every chamber, member and event behind a profile into the local database (resumable)')
     .option('--from <profile>', "the profile to read from (default: the copy's source profile, else the current profile)")
-    .option(dbOption, dbHelp)
+    .option(dbOption, copyHelp)
     .option('--concurrency <n>', 'chambers read at once, 1 to 32', '8')
     .addHelpText(
       'after',
@@ -42,7 +42,7 @@ export function registerSync(program: Command, ctx: CliContext): void {
   sync
     .command('status')
     .description('What the local copy came from, when, its counts, and its pending local changes')
-    .option(dbOption, dbHelp)
+    .option(dbOption, copyHelp)
     .addHelpText('after', examples(['chamberctl sync status --db ~/dir.db', "chamberctl sync status --db ~/dir.db --json | jq '.pending[] | select(.state == \"rejected\")'"]))
     .action(async (opts: SyncOptions, cmd: Command) => {
       const { runSyncStatus } = await import('./sync.js');
@@ -52,7 +52,7 @@ export function registerSync(program: Command, ctx: CliContext): void {
     .command('push')
     .description('Send the chambers and members created in the local copy to the directory it came from')
     .option('--to <profile>', "the profile to send to (default: the copy's source profile)")
-    .option(dbOption, dbHelp)
+    .option(dbOption, copyHelp)
     .option('--dry-run', 'list what would be sent, send nothing')
     .addHelpText(
       'after',
@@ -66,7 +66,7 @@ export function registerSync(program: Command, ctx: CliContext): void {
     .command('discard')
     .description('Drop one pending local change, and the record it made')
     .argument('<id>', 'the change (chg_…), or the local record it made (ch_…, mb_…), as `sync status` lists them')
-    .option(dbOption, dbHelp)
+    .option(dbOption, copyHelp)
     .option('--yes', 'do not ask first (on a terminal it asks)')
     .addHelpText('after', examples(['chamberctl sync discard chg_VbmIU7b7Md1A1PFN --db ~/dir.db', 'chamberctl sync discard mb_3kR9vXq2LmN8pT4w --db ~/dir.db --yes']))
     .action(async (changeId: string, opts: SyncOptions, cmd: Command) => {

@@ -136,6 +136,27 @@ export interface AuditContext {
   requestId: string;
 }
 
+/**
+ * A chamber or member to create, with what the write answers to. One object rather than
+ * positional arguments, and `audit` required: a write through the API passes the request's
+ * context (server/audit.ts's auditOf), and anything else says `audit: null` in so many words,
+ * so a new route cannot forget its audit record by leaving an argument off.
+ */
+interface NewRecord<Input, Status> {
+  input: Input;
+  now: Date;
+  /** Default `active`. */
+  status?: Status;
+  /** Default a new id; a seed or a copy keeps its source's. */
+  id?: string;
+  /** The request's Idempotency-Key, when it has one. */
+  idem?: IdempotentWrite;
+  /** Who made it through the API; null: not made through the API (seed, snapshot, tests). */
+  audit: AuditContext | null;
+}
+export type ChamberWrite = NewRecord<ChamberCreate, ChamberStatus>;
+export type MemberWrite = NewRecord<MemberCreate, MemberStatus> & { chamberId: string };
+
 export const AUDIT_ACTIONS = ['chamber.create', 'member.add', 'client.add', 'client.rotate', 'client.revoke', 'client.scope'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -246,28 +267,22 @@ export interface DirectoryStore {
   /**
    * 'replay' when `idem`'s key already has an answer (another request with the key got there
    * first): nothing was created; answer from findAnswer. In a copy made by `sync pull`, the
-   * new chamber is also recorded as a pending local change, in the same transaction; with
-   * `audit`, in the audit trail too.
+   * new chamber is also recorded as a pending local change, in the same transaction; with an
+   * `audit` context, in the audit trail too.
    */
-  createChamber(input: ChamberCreate, now: Date, status?: ChamberStatus, id?: string, idem?: IdempotentWrite, audit?: AuditContext): Promise<Chamber | 'replay'>;
+  createChamber(w: ChamberWrite & { idem?: undefined }): Promise<Chamber>;
+  createChamber(w: ChamberWrite): Promise<Chamber | 'replay'>;
   listMembers(chamberId: string, f: MemberFilter): Promise<Page<Member>>;
   /**
    * 'duplicate' when the chamber already has that e-mail address, in any case, or (either
    * backend may say so) when `idem`'s key already has an answer: the route then looks for
-   * it. 'no-chamber' when there is no such chamber: nothing is written. With `audit`, an
-   * added member is recorded in the audit trail in the same transaction. (Checked in the
-   * same statement, so that a POST member is one round trip to a network database.) In a
-   * copy, recorded as a pending local change.
+   * it. 'no-chamber' when there is no such chamber: nothing is written. With an `audit`
+   * context, an added member is recorded in the audit trail in the same transaction.
+   * (Checked in the same statement, so that a POST member is one round trip to a network
+   * database.) In a copy, recorded as a pending local change.
    */
-  addMember(
-    chamberId: string,
-    input: MemberCreate,
-    now: Date,
-    status?: MemberStatus,
-    id?: string,
-    idem?: IdempotentWrite,
-    audit?: AuditContext,
-  ): Promise<Member | 'duplicate' | 'replay' | 'no-chamber'>;
+  addMember(w: MemberWrite & { idem?: undefined }): Promise<Member | 'duplicate' | 'no-chamber'>;
+  addMember(w: MemberWrite): Promise<Member | 'duplicate' | 'replay' | 'no-chamber'>;
   getMember(chamberId: string, memberId: string): Promise<JsonText<Member> | undefined>;
   listEvents(chamberId: string, f: EventFilter): Promise<Page<Event>>;
 

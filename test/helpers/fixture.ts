@@ -1,9 +1,10 @@
-import type { Chamber, ChamberCreate, ChamberStatus, Event, Member, MemberCreate, MemberStatus } from '../../src/contract/index.js';
+import type { Chamber, Event, Member } from '../../src/contract/index.js';
+import type { ChamberWrite, MemberWrite } from '../../src/storage/store.js';
 
 /** Writes rows with chosen times and statuses: the SQLite Storage, or PgStorage. */
 export interface FixtureWriter {
-  createChamber(input: ChamberCreate, now: Date, status?: ChamberStatus): Chamber | Promise<Chamber>;
-  addMember(chamberId: string, input: MemberCreate, now: Date, status?: MemberStatus): Member | 'duplicate' | 'no-chamber' | Promise<Member | 'duplicate' | 'no-chamber'>;
+  createChamber(w: ChamberWrite & { idem?: undefined }): Chamber | Promise<Chamber>;
+  addMember(w: MemberWrite & { idem?: undefined }): Member | 'duplicate' | 'no-chamber' | Promise<Member | 'duplicate' | 'no-chamber'>;
   insertEvent(event: Event): void | Promise<void>;
 }
 
@@ -23,28 +24,30 @@ export async function buildFixture(storage: FixtureWriter, opts: { hqs?: number;
   const subCount = opts.subsidiaries ?? 49;
   for (let i = 0; i < hqCount + subCount; i++) {
     const isHq = i < hqCount;
-    const c = await storage.createChamber(
-      {
+    const c = await storage.createChamber({
+      input: {
         name: `${NAMES[i % NAMES.length]} Chamber ${isHq ? 'HQ' : 'Office'}`,
         type: isHq ? 'hq' : 'subsidiary',
         hq_id: isHq ? null : hqs[i % hqs.length]!.id,
         address: { street: `${i} Main Street`, city: NAMES[i % NAMES.length]!, postal_code: null, country: 'DE' },
       },
-      at(i),
-      STATUSES[i % 3],
-    );
+      now: at(i),
+      status: STATUSES[i % 3],
+      audit: null,
+    });
     if (isHq) hqs.push(c);
     chambers.push(c);
   }
   const big = hqs[0]!;
   const members: Member[] = [];
   for (let i = 0; i < (opts.members ?? 45); i++) {
-    const m = await storage.addMember(
-      big.id,
-      { name: `${NAMES[i % NAMES.length]} Person`, email: `person${i}@example.org`, phone: null, membership_type: 'standard' },
-      at(i),
-      STATUSES[i % 3],
-    );
+    const m = await storage.addMember({
+      chamberId: big.id,
+      input: { name: `${NAMES[i % NAMES.length]} Person`, email: `person${i}@example.org`, phone: null, membership_type: 'standard' },
+      now: at(i),
+      status: STATUSES[i % 3],
+      audit: null,
+    });
     if (typeof m === 'string') throw new Error(`fixture member ${i}: ${m}`);
     members.push(m);
   }

@@ -87,7 +87,7 @@ describe('a first pull loads in bulk', () => {
     expect(schemaOf(served)).toEqual(fresh());
     expect(totals(served)).toEqual(counted(served));
     // triggers keep the totals from here on
-    served.addMember('b', { name: 'Local', email: 'local@example.org', phone: null, membership_type: 'standard' }, new Date());
+    served.addMember({ chamberId: 'b', input: { name: 'Local', email: 'local@example.org', phone: null, membership_type: 'standard' }, now: new Date(), audit: null });
     expect(totals(served)).toEqual(counted(served));
     served.close();
   });

@@ -42,13 +42,13 @@ describe('SQLite memory settings', () => {
     const s = new Storage(join(dir, 'journal.db'));
     const written = () => Number(/^wchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))![1]);
     const now = new Date('2026-01-01T00:00:00.000Z');
-    const chamber = s.createChamber({ name: 'Journal Chamber', type: 'hq', address: { street: 'A 1', city: 'B', postal_code: null, country: 'DE' } }, now);
+    const chamber = s.createChamber({ input: { name: 'Journal Chamber', type: 'hq', address: { street: 'A 1', city: 'B', postal_code: null, country: 'DE' } }, now, audit: null });
     s.db.exec('BEGIN');
     const before = written();
     // each insert also updates member_counts (a trigger), so each needs a statement journal;
     // in a temp file those were ~40 KB of pwrite per insert once past 64 KiB
     for (let i = 0; i < 3000; i++) {
-      s.addMember(chamber.id, { name: `Member ${i}`, email: `m${i}@example.org`, phone: null, membership_type: 'standard' }, now);
+      s.addMember({ chamberId: chamber.id, input: { name: `Member ${i}`, email: `m${i}@example.org`, phone: null, membership_type: 'standard' }, now, audit: null });
     }
     const during = written() - before;
     s.db.exec('COMMIT');

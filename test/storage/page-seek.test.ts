@@ -62,7 +62,7 @@ describe('pages read by seeking', () => {
     forget();
     const first = storage.listMembers(big.id, { page: 1, perPage: 5, sort }).docs;
     // a member whose name sorts first moves every later row by one
-    storage.addMember(big.id, { name: 'AAA First', email: 'aaa@example.org', phone: null, membership_type: 'standard' }, new Date());
+    storage.addMember({ chamberId: big.id, input: { name: 'AAA First', email: 'aaa@example.org', phone: null, membership_type: 'standard' }, now: new Date(), audit: null });
     const second = storage.listMembers(big.id, { page: 2, perPage: 5, sort }).docs;
     forget();
     expect(second).toEqual(storage.listMembers(big.id, { page: 2, perPage: 5, sort }).docs);
@@ -77,7 +77,7 @@ describe('pages read by seeking', () => {
       const { big: chamber } = await buildFixture(a, { hqs: 2, subsidiaries: 2, members: 12 });
       const sort = { field: 'name', desc: false } as const;
       const first = a.listMembers(chamber.id, { page: 1, perPage: 4, sort }).docs;
-      b.addMember(chamber.id, { name: 'AAA Elsewhere', email: 'elsewhere@example.org', phone: null, membership_type: 'standard' }, new Date());
+      b.addMember({ chamberId: chamber.id, input: { name: 'AAA Elsewhere', email: 'elsewhere@example.org', phone: null, membership_type: 'standard' }, now: new Date(), audit: null });
       const second = a.listMembers(chamber.id, { page: 2, perPage: 4, sort }).docs;
       expect(second[0]).toBe(first[3]);
     } finally {

@@ -95,7 +95,7 @@ describe('PostgreSQL pages read by seeking', () => {
     const read = (s: PgStorage, page: number) => s.listMembers(bigId, { page, perPage: 5, sort }).then((r) => r.docs);
     const first = await read(a, 1);
     // a member whose name sorts first moves every later row by one
-    await b.addMember(bigId, { name: 'AAA First', email: 'aaa-first@example.org', phone: null, membership_type: 'standard' }, new Date());
+    await b.addMember({ chamberId: bigId, input: { name: 'AAA First', email: 'aaa-first@example.org', phone: null, membership_type: 'standard' }, now: new Date(), audit: null });
     const second = await read(a, 2);
     expect(second).toEqual(await offsetPages((page) => read(b, page), 2).then((all) => all.slice(5)));
     expect(second[0]).toBe(first[4]); // shifted by the new first row, as OFFSET paging does

@@ -19,10 +19,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   // one connection, so that every statement is prepared where pg_prepared_statements looks
   storage = await PgStorage.open(db.url, { poolSize: 1, onQuery: (text, params) => void recorded.push({ text, params }) });
-  const hq = await storage.createChamber(
-    { name: 'Cache HQ', type: 'hq', hq_id: null, address: { street: 's', city: 'c', postal_code: null, country: 'DE' } },
-    new Date('2025-01-01T00:00:00Z'),
-  );
+  const hq = await storage.createChamber({ input: { name: 'Cache HQ', type: 'hq', hq_id: null, address: { street: 's', city: 'c', postal_code: null, country: 'DE' } }, now: new Date('2025-01-01T00:00:00Z'), audit: null });
   flagship = hq.id;
   // the triggers keep the counts; on a connection of its own, without the storage's bounds
   await onDatabase(db.url, async (c) => {

@@ -102,8 +102,8 @@ describe('a sync copy on PostgreSQL with a pool of one connection', () => {
     expect((await copy.state()).lastRun).toBe(run);
 
     // a local change through the storage, settled with the remote's record, and one discarded
-    const local = await copy.pg.createChamber({ name: 'Local', type: 'hq', address }, new Date('2025-07-01T00:00:00Z'));
-    const other = await copy.pg.createChamber({ name: 'Other', type: 'hq', address }, new Date('2025-07-01T00:00:00Z'));
+    const local = await copy.pg.createChamber({ input: { name: 'Local', type: 'hq', address }, now: new Date('2025-07-01T00:00:00Z'), audit: null });
+    const other = await copy.pg.createChamber({ input: { name: 'Other', type: 'hq', address }, now: new Date('2025-07-01T00:00:00Z'), audit: null });
     const [change, second] = await copy.changes();
     expect(change!.record_id).toBe(local.id);
     await copy.markAttempted(change!.id, '2025-07-02T00:00:00.000Z', 2);

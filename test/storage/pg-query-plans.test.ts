@@ -15,22 +15,19 @@ let chamberId: string;
 beforeAll(async () => {
   db = await createTestDatabase();
   storage = await PgStorage.open(db.url, { poolSize: 2, onQuery: (text, params) => void recorded.push({ text, params }) });
-  const hq = await storage.createChamber(
-    { name: 'Plan HQ', type: 'hq', hq_id: null, address: { street: 's', city: 'c', postal_code: null, country: 'DE' } },
-    new Date('2025-01-01T00:00:00Z'),
-  );
+  const hq = await storage.createChamber({ input: { name: 'Plan HQ', type: 'hq', hq_id: null, address: { street: 's', city: 'c', postal_code: null, country: 'DE' } }, now: new Date('2025-01-01T00:00:00Z'), audit: null });
   chamberId = hq.id;
   // two of each type and status, so that page 2 of every filter is read
   for (const type of ['hq', 'subsidiary'] as const) {
     for (const status of ['active', 'inactive', 'pending'] as const) {
       for (let i = 0; i < 2; i++) {
         const input = { name: `C ${type} ${status} ${i}`, type, hq_id: type === 'hq' ? null : hq.id, address: { street: 's', city: 'c', postal_code: null, country: 'DE' } };
-        await storage.createChamber(input, new Date(), status);
+        await storage.createChamber({ input, now: new Date(), status, audit: null });
       }
     }
   }
   for (let i = 0; i < 8; i++) {
-    await storage.addMember(chamberId, { name: `P${i}`, email: `p${i}@example.org`, phone: null, membership_type: 'standard' }, new Date(), i % 2 ? 'active' : 'pending');
+    await storage.addMember({ chamberId, input: { name: `P${i}`, email: `p${i}@example.org`, phone: null, membership_type: 'standard' }, now: new Date(), status: i % 2 ? 'active' : 'pending', audit: null });
     const start = new Date(Date.UTC(2026, 0, 1 + i)).toISOString();
     await storage.insertEvent({ id: `ev_${i}`, chamber_id: chamberId, title: 'E', status: i < 2 ? 'canceled' : 'upcoming', starts_at: start, ends_at: start, location: null });
   }

@@ -35,8 +35,8 @@ async function fill() {
       address: { street: `${i} Main Street`, city: NAMES[i % NAMES.length]!, postal_code: i % 2 ? null : '10115', country: 'DE' },
     };
     const status: ChamberStatus = STATUSES[i % 3]!;
-    lite.createChamber(input, at(i), status, id);
-    await pg.createChamber(input, at(i), status, id);
+    lite.createChamber({ input, now: at(i), status, id, audit: null });
+    await pg.createChamber({ input, now: at(i), status, id, audit: null });
     if (isHq) hqs.push(id);
     chamberIds.push(id);
   }
@@ -45,8 +45,8 @@ async function fill() {
     const input = { name: `${NAMES[i % NAMES.length]} Person`, email: `Person${i}@Example.org`, phone: i % 4 ? null : '+32 2 555 01 01', membership_type: 'standard' as const };
     const status: MemberStatus = STATUSES[i % 3]!;
     const id = `mb_${String((i * 53) % 70).padStart(6, '0')}`;
-    lite.addMember(bigId, input, at(i), status, id);
-    await pg.addMember(bigId, input, at(i), status, id);
+    lite.addMember({ chamberId: bigId, input, now: at(i), status, id, audit: null });
+    await pg.addMember({ chamberId: bigId, input, now: at(i), status, id, audit: null });
   }
   for (let i = 0; i < 30; i++) {
     const start = new Date(base + (i - 10) * 86_400_000);
@@ -125,11 +125,11 @@ describe('PgStorage answers exactly as the SQLite storage', () => {
   it('a member of a chamber that does not exist is refused, as in SQLite, and nothing is written', async () => {
     const input = { name: 'Nobody', email: 'nobody@example.org', phone: null, membership_type: 'standard' as const };
     const before = await pg.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM members');
-    expect(await pg.addMember('ch_nope', input, new Date())).toBe('no-chamber');
-    expect(lite.addMember('ch_nope', input, new Date())).toBe('no-chamber');
+    expect(await pg.addMember({ chamberId: 'ch_nope', input, now: new Date(), audit: null })).toBe('no-chamber');
+    expect(lite.addMember({ chamberId: 'ch_nope', input, now: new Date(), audit: null })).toBe('no-chamber');
     const idem = { clientId: 'c', key: 'k-no-chamber', requestHash: 'h', nowMs: Date.now(), location: (id: string) => `/x/${id}` };
-    expect(await pg.addMember('ch_nope', input, new Date(), undefined, undefined, idem)).toBe('no-chamber');
-    expect(lite.addMember('ch_nope', input, new Date(), undefined, undefined, idem)).toBe('no-chamber');
+    expect(await pg.addMember({ chamberId: 'ch_nope', input, now: new Date(), idem, audit: null })).toBe('no-chamber');
+    expect(lite.addMember({ chamberId: 'ch_nope', input, now: new Date(), idem, audit: null })).toBe('no-chamber');
     expect(await pg.findAnswer('c', 'k-no-chamber', Date.now())).toBeUndefined();
     expect(lite.findAnswer('c', 'k-no-chamber', Date.now())).toBeUndefined();
     const after = await pg.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM members');
@@ -138,8 +138,8 @@ describe('PgStorage answers exactly as the SQLite storage', () => {
 
   it('a duplicate e-mail in any case is refused, as in SQLite', async () => {
     const input = { name: 'Again', email: 'PERSON1@example.ORG', phone: null, membership_type: 'premium' as const };
-    expect(await pg.addMember(bigId, input, new Date())).toBe('duplicate');
-    expect(lite.addMember(bigId, input, new Date())).toBe('duplicate');
+    expect(await pg.addMember({ chamberId: bigId, input, now: new Date(), audit: null })).toBe('duplicate');
+    expect(lite.addMember({ chamberId: bigId, input, now: new Date(), audit: null })).toBe('duplicate');
   });
 
   it('clients and tokens', async () => {
@@ -214,7 +214,7 @@ describe('PgStorage shared by several instances', () => {
       const chamber = chamberIds[20]!;
       const input = { name: 'Racer', email: 'race@example.org', phone: null, membership_type: 'standard' as const };
       const results = await Promise.all(
-        Array.from({ length: 16 }, (_, i) => (i % 2 ? pg : other).addMember(chamber, { ...input, email: i % 3 ? 'race@example.org' : 'RACE@example.org' }, new Date())),
+        Array.from({ length: 16 }, (_, i) => (i % 2 ? pg : other).addMember({ chamberId: chamber, input: { ...input, email: i % 3 ? 'race@example.org' : 'RACE@example.org' }, now: new Date(), audit: null })),
       );
       expect(results.filter((r) => r !== 'duplicate')).toHaveLength(1);
       expect((await pg.listMembers(chamber, { page: 1, perPage: 100 })).total).toBe(1);
@@ -230,12 +230,12 @@ describe('PgStorage shared by several instances', () => {
       const before = (await pg.listChambers({ page: 1, perPage: 1 })).total;
       await Promise.all(
         Array.from({ length: 200 }, (_, i) =>
-          pools[i % 2]!.addMember(chamber, { name: `W${i}`, email: `w${i}@example.org`, phone: null, membership_type: 'standard' }, new Date(), STATUSES[i % 3]),
+          pools[i % 2]!.addMember({ chamberId: chamber, input: { name: `W${i}`, email: `w${i}@example.org`, phone: null, membership_type: 'standard' }, now: new Date(), status: STATUSES[i % 3], audit: null }),
         ),
       );
       await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
-          pools[i % 2]!.createChamber({ name: `New ${i}`, type: 'hq', hq_id: null, address: { street: 's', city: 'c', postal_code: null, country: 'BE' } }, new Date()),
+          pools[i % 2]!.createChamber({ input: { name: `New ${i}`, type: 'hq', hq_id: null, address: { street: 's', city: 'c', postal_code: null, country: 'BE' } }, now: new Date(), audit: null }),
         ),
       );
       const [{ n }] = (await pg.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM members WHERE chamber_id = $1', [chamber])) as [{ n: number }];

@@ -127,7 +127,7 @@ describe('count tables', () => {
     s.db.prepare("UPDATE chambers SET status = 'inactive' WHERE type = 'subsidiary' AND status = 'active'").run();
     s.db.prepare("UPDATE members SET status = 'pending' WHERE rowid % 2 = 0").run();
     s.db.prepare('DELETE FROM members WHERE rowid % 5 = 0').run();
-    expect(s.addMember(big.id, { name: 'A', email: 'Person1@example.org', membership_type: 'standard', phone: null }, new Date())).toBe('duplicate');
+    expect(s.addMember({ chamberId: big.id, input: { name: 'A', email: 'Person1@example.org', membership_type: 'standard', phone: null }, now: new Date(), audit: null })).toBe('duplicate');
     for (const [type, status] of [['hq', 'active'], ['subsidiary', 'inactive'], ['subsidiary', 'active']] as const) {
       const real = (s.db.prepare('SELECT count(*) n FROM chambers WHERE type = ? AND status = ?').get(type, status) as { n: number }).n;
       expect(s.listChambers({ page: 1, perPage: 1, type, status }).total).toBe(real);

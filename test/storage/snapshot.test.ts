@@ -116,7 +116,7 @@ describe('snapshot on SQLite', () => {
     expect(events.total).toBe(1);
     expect(JSON.parse(events.docs[0]!)).toMatchObject({ id: 'ev_2', status: 'past', capacity: 120 });
     // the count triggers and the indexes are back
-    storage.createChamber({ name: 'New', type: 'hq', address: { street: 's', city: 'c', postal_code: null, country: 'DE' } }, NOW);
+    storage.createChamber({ input: { name: 'New', type: 'hq', address: { street: 's', city: 'c', postal_code: null, country: 'DE' } }, now: NOW, audit: null });
     expect(storage.listChambers({ page: 1, perPage: 10 }).total).toBe(4);
     const names = storage.db.prepare("SELECT name FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY name").pluck().all();
     const fresh = new Storage(':memory:');
@@ -164,7 +164,7 @@ describe('snapshot on SQLite', () => {
 
   it('adds to a database that has other chambers, with members of chambers already there', async () => {
     const { storage, io } = sqlite();
-    const hq = storage.createChamber({ name: 'Existing', type: 'hq', address: { street: 's', city: 'c', postal_code: null, country: 'DE' } }, NOW, 'active', 'ch_existing');
+    const hq = storage.createChamber({ input: { name: 'Existing', type: 'hq', address: { street: 's', city: 'c', postal_code: null, country: 'DE' } }, now: NOW, status: 'active', id: 'ch_existing', audit: null });
     const extra = [
       '{"format":"chamberctl-snapshot","version":1}',
       '{"chamber":{"id":"ch_sub","name":"Sub","type":"subsidiary","hq_id":"ch_existing","status":"active","address":{"street":"s","city":"c","postal_code":null,"country":"DE"},"created_at":"2024-01-01T00:00:00.000Z"}}',
@@ -272,7 +272,7 @@ describe('snapshot between SQLite and PostgreSQL', () => {
     expect(await pg.clientCount()).toBe(1);
     await load(io, fixture(), { replace: true });
     expect((await pg.listChambers({ page: 1, perPage: 10 })).total).toBe(3);
-    await pg.createChamber({ name: 'New', type: 'hq', address: { street: 's', city: 'c', postal_code: null, country: 'DE' } }, NOW);
+    await pg.createChamber({ input: { name: 'New', type: 'hq', address: { street: 's', city: 'c', postal_code: null, country: 'DE' } }, now: NOW, audit: null });
     expect((await pg.listChambers({ page: 1, perPage: 10 })).total).toBe(4);
     const [fk] = await pg.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_constraint WHERE contype = 'f' AND conrelid IN ('chambers'::regclass, 'members'::regclass, 'events'::regclass)");
     expect(fk!.n).toBe(3);

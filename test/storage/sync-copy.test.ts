@@ -86,7 +86,7 @@ describe('SyncCopy', () => {
     copy.flush();
     expect(read('SELECT id FROM members ORDER BY id')).toEqual([{ id: 'm2' }]);
     // a local change with the address of a remote member: the remote one waits for push
-    storage.addMember('a', { name: 'Local', email: 'local@example.org', phone: null, membership_type: 'standard' }, new Date());
+    storage.addMember({ chamberId: 'a', input: { name: 'Local', email: 'local@example.org', phone: null, membership_type: 'standard' }, now: new Date(), audit: null });
     copy.upsertMembers([member('m3', 'a', 'LOCAL@example.org')], run);
     copy.flush();
     expect(copy.heldBack).toBe(1);
@@ -97,7 +97,7 @@ describe('SyncCopy', () => {
     let run = copy.startRun({ profile: 'p', base_url: 'http://remote' });
     copy.upsertChambers([chamber('gone'), chamber('needed'), chamber('kept')], run);
     copy.finishRun(run, '2025-01-03T00:00:00.000Z', true);
-    storage.addMember('needed', { name: 'Local', email: 'l@example.org', phone: null, membership_type: 'standard' }, new Date());
+    storage.addMember({ chamberId: 'needed', input: { name: 'Local', email: 'l@example.org', phone: null, membership_type: 'standard' }, now: new Date(), audit: null });
     run = copy.startRun({ profile: 'p', base_url: 'http://remote' });
     copy.upsertChambers([chamber('kept')], run);
     expect(copy.finishRun(run, '2025-01-04T00:00:00.000Z', true)).toEqual(['needed']);
@@ -108,8 +108,8 @@ describe('SyncCopy', () => {
   it('records what serve creates in a copy, and discards a change with the record it made, dependents first', () => {
     const run = copy.startRun({ profile: 'p', base_url: 'http://remote' });
     copy.finishRun(run, '2025-01-03T00:00:00.000Z', true);
-    const hq = storage.createChamber({ name: 'Local HQ', type: 'hq', hq_id: null, address: { street: 's', city: 'c', postal_code: null, country: 'BE' } }, new Date());
-    const m = storage.addMember(hq.id, { name: 'A', email: 'a@example.org', phone: null, membership_type: 'standard' }, new Date());
+    const hq = storage.createChamber({ input: { name: 'Local HQ', type: 'hq', hq_id: null, address: { street: 's', city: 'c', postal_code: null, country: 'BE' } }, now: new Date(), audit: null });
+    const m = storage.addMember({ chamberId: hq.id, input: { name: 'A', email: 'a@example.org', phone: null, membership_type: 'standard' }, now: new Date(), audit: null });
     expect(m).not.toBe('duplicate');
     const [c1, c2] = copy.changes();
     expect([c1!.kind, c2!.kind]).toEqual(['chamber', 'member']);

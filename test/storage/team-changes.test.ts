@@ -122,14 +122,7 @@ describe.each(['sqlite', 'postgres'] as const)('client changes on %s', (backend)
     });
     await store.rotateClient('ops', 'hash-3', new Date(NOW.getTime() + 2000), 0, 'bob@desk');
     await store.setClientScope('ops', 'write', new Date(NOW.getTime() + 3000), OP);
-    const chamber = await store.createChamber(
-      { name: 'Audited', type: 'hq', hq_id: null, address: { street: 's', city: 'c', postal_code: null, country: 'DE' } },
-      new Date(NOW.getTime() + 4000),
-      'active',
-      undefined,
-      undefined,
-      { clientId: 'ops', address: '10.0.0.1', requestId: 'req-ops' },
-    );
+    const chamber = await store.createChamber({ input: { name: 'Audited', type: 'hq', hq_id: null, address: { street: 's', city: 'c', postal_code: null, country: 'DE' } }, now: new Date(NOW.getTime() + 4000), status: 'active', audit: { clientId: 'ops', address: '10.0.0.1', requestId: 'req-ops' } });
     await store.revokeClient('ops', new Date(NOW.getTime() + 5000), OP);
     const records = await store.listAudit({ clientId: 'ops', limit: 100 });
     expect(records.map((r) => Object.keys(r))).toEqual(records.map(() => ['at', 'action', 'client_id', 'operator', 'target', 'request_id', 'address', 'detail']));

@@ -40,7 +40,7 @@ describe('WriteBatcher', () => {
     const { big } = await buildFixture(s, { members: 0 });
     const b = new WriteBatcher((fn) => s.transaction(fn));
     const add = (email: string) =>
-      b.run(() => s.addMember(big.id, { name: 'X', email, phone: null, membership_type: 'standard' }, new Date()));
+      b.run(() => s.addMember({ chamberId: big.id, input: { name: 'X', email, phone: null, membership_type: 'standard' }, now: new Date(), audit: null }));
     const results = await Promise.allSettled([
       add('a@example.org'),
       b.run(() => s.db.prepare('INSERT INTO members (id) VALUES (1)').run()), // violates NOT NULL

@@ -73,7 +73,7 @@ export function registerChamberRoutes(app: FastifyInstance, version: ApiVersion,
       if (hqType !== 'hq') fields.hq_id = [hqType ? 'must name a chamber of type hq' : 'must name an existing hq chamber'];
     }
     if (!r.ok || Object.keys(fields).length) return sendFieldErrors(reply, 422, 'validation failed', fields);
-    const chamber = await deps.store.createChamber(r.value, deps.now(), undefined, undefined, idem, auditOf(request));
+    const chamber = await deps.store.createChamber({ input: r.value, now: deps.now(), idem, audit: auditOf(request) });
     if (chamber === 'replay') {
       // another request with the key got there first, through this instance or another
       if (idem && (await answerFromKey(reply, deps, idem))) return reply;

@@ -47,7 +47,7 @@ export function registerMemberRoutes(app: FastifyInstance, version: ApiVersion, 
     }
     const r = parseWith(MemberCreate, request.body);
     if (!r.ok) return (await absent()) ? reply : sendFieldErrors(reply, 422, 'validation failed', r.fields);
-    const member = await deps.store.addMember(chamberId, r.value, deps.now(), undefined, undefined, idem, auditOf(request));
+    const member = await deps.store.addMember({ chamberId, input: r.value, now: deps.now(), idem, audit: auditOf(request) });
     if (member === 'no-chamber') return sendError(reply, 404, chamberNotFound(chamberId));
     // a request with the same key may have got there first (through any instance)
     if (member !== 'duplicate' && member !== 'replay') {

@@ -28,6 +28,8 @@ import {
   type AuditAction,
   type AuditContext,
   type AuditFilter,
+  type ChamberWrite,
+  type MemberWrite,
   type AuditRecord,
   type ClientAuth,
   type ClientRecord,
@@ -334,9 +336,9 @@ export class PgStorage implements DirectoryStore {
     return row?.type;
   }
 
-  async createChamber(input: ChamberCreate, now: Date, status?: ChamberStatus, id?: string): Promise<Chamber>;
-  async createChamber(input: ChamberCreate, now: Date, status: ChamberStatus | undefined, id: string | undefined, idem: IdempotentWrite | undefined, audit?: AuditContext): Promise<Chamber | 'replay'>;
-  async createChamber(input: ChamberCreate, now: Date, status: ChamberStatus = 'active', id = newId('ch'), idem?: IdempotentWrite, audit?: AuditContext): Promise<Chamber | 'replay'> {
+  async createChamber(w: ChamberWrite & { idem?: undefined }): Promise<Chamber>;
+  async createChamber(w: ChamberWrite): Promise<Chamber | 'replay'>;
+  async createChamber({ input, now, status = 'active', id = newId('ch'), idem, audit }: ChamberWrite): Promise<Chamber | 'replay'> {
     const row = newChamberRow(input, now, status, id);
     const chamber = toChamber(row);
     const p = new Params();
@@ -377,15 +379,9 @@ export class PgStorage implements DirectoryStore {
    * through; the key's answer is stored only if the member was added; in a copy made by
    * `sync pull`, the member is also a pending local change.
    */
-  async addMember(
-    chamberId: string,
-    input: MemberCreate,
-    now: Date,
-    status: MemberStatus = 'active',
-    id = newId('mb'),
-    idem?: IdempotentWrite,
-    audit?: AuditContext,
-  ): Promise<Member | 'duplicate' | 'no-chamber'> {
+  async addMember(w: MemberWrite & { idem?: undefined }): Promise<Member | 'duplicate' | 'no-chamber'>;
+  async addMember(w: MemberWrite): Promise<Member | 'duplicate' | 'replay' | 'no-chamber'>;
+  async addMember({ chamberId, input, now, status = 'active', id = newId('mb'), idem, audit }: MemberWrite): Promise<Member | 'duplicate' | 'no-chamber'> {
     if (!lookable(chamberId)) return 'no-chamber';
     const member = newMember(chamberId, input, now, status, id);
     const row = { ...member, email_key: emailKey(input.email) };

@@ -1,6 +1,6 @@
-import type { ChamberCreate, ChamberStatus, MemberCreate, MemberStatus } from '../../contract/index.js';
 import { seedDemo } from '../seed/index.js';
-import type { AuditContext, AuditFilter, ChamberFilter, DirectoryStore, EventFilter, IdempotentWrite, MemberFilter, Scope } from '../store.js';
+import type { Chamber, Member } from '../../contract/index.js';
+import type { AuditFilter, ChamberFilter, ChamberWrite, DirectoryStore, EventFilter, MemberFilter, MemberWrite, Scope } from '../store.js';
 import { Storage } from './storage.js';
 import { WriteBatcher } from './write-batch.js';
 
@@ -79,14 +79,18 @@ export class SqliteStore implements DirectoryStore {
   async chamberType(id: string) {
     return this.storage.chamberType(id);
   }
-  createChamber(input: ChamberCreate, now: Date, status?: ChamberStatus, id?: string, idem?: IdempotentWrite, audit?: AuditContext) {
-    return this.#writes.run(() => this.storage.createChamber(input, now, status, id, idem, audit));
+  createChamber(w: ChamberWrite & { idem?: undefined }): Promise<Chamber>;
+  createChamber(w: ChamberWrite): Promise<Chamber | 'replay'>;
+  createChamber(w: ChamberWrite) {
+    return this.#writes.run(() => this.storage.createChamber(w));
   }
   async listMembers(chamberId: string, f: MemberFilter) {
     return this.storage.listMembers(chamberId, f);
   }
-  addMember(chamberId: string, input: MemberCreate, now: Date, status?: MemberStatus, id?: string, idem?: IdempotentWrite, audit?: AuditContext) {
-    return this.#writes.run(() => this.storage.addMember(chamberId, input, now, status, id, idem, audit));
+  addMember(w: MemberWrite & { idem?: undefined }): Promise<Member | 'duplicate' | 'no-chamber'>;
+  addMember(w: MemberWrite): Promise<Member | 'duplicate' | 'replay' | 'no-chamber'>;
+  addMember(w: MemberWrite) {
+    return this.#writes.run(() => this.storage.addMember(w));
   }
   async getMember(chamberId: string, memberId: string) {
     return this.storage.getMember(chamberId, memberId);

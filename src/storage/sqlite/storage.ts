@@ -29,6 +29,8 @@ import {
   type AuditAction,
   type AuditContext,
   type AuditFilter,
+  type ChamberWrite,
+  type MemberWrite,
   type AuditRecord,
   type ClientAuth,
   type ClientRecord,
@@ -361,9 +363,9 @@ export class Storage {
     return row?.type;
   }
 
-  createChamber(input: ChamberCreate, now: Date, status?: ChamberStatus, id?: string): Chamber;
-  createChamber(input: ChamberCreate, now: Date, status: ChamberStatus | undefined, id: string | undefined, idem: IdempotentWrite | undefined, audit?: AuditContext): Chamber | 'replay';
-  createChamber(input: ChamberCreate, now: Date, status: ChamberStatus = 'active', id = newId('ch'), idem?: IdempotentWrite, audit?: AuditContext): Chamber | 'replay' {
+  createChamber(w: ChamberWrite & { idem?: undefined }): Chamber;
+  createChamber(w: ChamberWrite): Chamber | 'replay';
+  createChamber({ input, now, status = 'active', id = newId('ch'), idem, audit }: ChamberWrite): Chamber | 'replay' {
     const row = newChamberRow(input, now, status, id);
     const chamber = toChamber(row);
     const copy = this.isCopy();
@@ -398,25 +400,9 @@ export class Storage {
    * Adds a member, or returns 'duplicate' when the chamber already has that e-mail (any
    * case), 'no-chamber' when there is no such chamber.
    */
-  addMember(chamberId: string, input: MemberCreate, now: Date, status?: MemberStatus, id?: string): Member | 'duplicate' | 'no-chamber';
-  addMember(
-    chamberId: string,
-    input: MemberCreate,
-    now: Date,
-    status: MemberStatus | undefined,
-    id: string | undefined,
-    idem: IdempotentWrite | undefined,
-    audit?: AuditContext,
-  ): Member | 'duplicate' | 'replay' | 'no-chamber';
-  addMember(
-    chamberId: string,
-    input: MemberCreate,
-    now: Date,
-    status: MemberStatus = 'active',
-    id = newId('mb'),
-    idem?: IdempotentWrite,
-    audit?: AuditContext,
-  ): Member | 'duplicate' | 'replay' | 'no-chamber' {
+  addMember(w: MemberWrite & { idem?: undefined }): Member | 'duplicate' | 'no-chamber';
+  addMember(w: MemberWrite): Member | 'duplicate' | 'replay' | 'no-chamber';
+  addMember({ chamberId, input, now, status = 'active', id = newId('mb'), idem, audit }: MemberWrite): Member | 'duplicate' | 'replay' | 'no-chamber' {
     const member = newMember(chamberId, input, now, status, id);
     const copy = this.isCopy();
     return this.atomically(Boolean(idem) || copy || Boolean(audit), () => {

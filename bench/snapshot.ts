@@ -21,12 +21,11 @@ import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openStore } from '../src/server/start.js';
+import { openDatabase } from '../src/storage/open.js';
 import { peakRssMiB } from './lib/peak-rss.js';
 import { exportSnapshotToFile, importSnapshotFile } from '../src/snapshot/files.js';
 import { seedDemo } from '../src/storage/seed/index.js';
 import { SqliteSnapshotIo } from '../src/storage/sqlite/snapshot-io.js';
-import { SqliteStore } from '../src/storage/sqlite/sqlite-store.js';
 import { Storage } from '../src/storage/sqlite/storage.js';
 
 interface StepResult {
@@ -39,8 +38,8 @@ const [, , step, a, b] = process.argv;
 
 if (step === 'floor') {
   // A child: the floor, from the seeded database `a` into a fresh database `b`.
-  const store = await openStore(b!, { cacheMiB: 64 });
-  if (!(store instanceof SqliteStore)) throw new Error('the floor is measured on SQLite');
+  const { sqlite: store } = await openDatabase(b!, {}, { cacheMiB: 64 });
+  if (!store) throw new Error('the floor is measured on SQLite');
   const db = store.storage.db;
   db.prepare('ATTACH DATABASE ? AS src').run(a!); // outside the load's transaction, as SQLite requires
   const columns = {
@@ -62,11 +61,11 @@ if (step === 'floor') {
   process.stdout.write(JSON.stringify(result));
 } else if (step === 'export' || step === 'import') {
   // A child: one step, its figures as JSON on stdout.
-  const store = await openStore(step === 'export' ? a! : b!, { cacheMiB: 64 }); // the snapshot commands' setting
+  const db = await openDatabase(step === 'export' ? a! : b!, {}, { cacheMiB: 64 }); // the snapshot commands' setting
   const started = performance.now();
-  const counts = step === 'export' ? await exportSnapshotToFile(store, b!) : await importSnapshotFile(store, a!, { replace: false });
+  const counts = step === 'export' ? await exportSnapshotToFile(db.snapshot(), b!) : await importSnapshotFile(db.snapshot(), a!, { replace: false });
   const seconds = (performance.now() - started) / 1000;
-  await store.close();
+  await db.close();
   const rows = counts!.chambers + counts!.members + counts!.events;
   const result: StepResult = { rows, seconds, maxRssMiB: peakRssMiB() };
   process.stdout.write(JSON.stringify(result));

@@ -1,13 +1,10 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { localOperator } from '../core/operator.js';
-import { isPostgresUrl, PgStorage, redactUrl } from '../storage/postgres/pg-storage.js';
-import { SqliteStore } from '../storage/sqlite/sqlite-store.js';
-import { openStorage } from '../storage/sqlite/open-storage.js';
+import { openDatabase, type Database } from '../storage/open.js';
 import type { Storage } from '../storage/sqlite/storage.js';
 import { StartError } from '../storage/start-error.js';
 import type { DirectoryStore } from '../storage/store.js';
-import { reportingUnavailable, unavailableReason } from '../storage/unavailable.js';
 import { buildApp } from './app.js';
 import { loggerOptions, type LogSettings } from './logging.js';
 import type { ServerDeps } from './deps.js';
@@ -71,7 +68,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export { StartError, openStorage };
 
 /**
  * How long requests in flight may take to finish once the server is told to stop
@@ -101,40 +97,16 @@ async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> 
   }
 }
 
-/**
- * The database named by --db: a PostgreSQL URL, or a SQLite file (created 0600) or ':memory:'.
- * `bulk`: for a command's long work (`sync`, `snapshot`) rather than a server's requests, on
- * PostgreSQL without the bounds of a request on each statement.
- */
-export async function openStore(dbPath: string, opts: { poolSize?: number; cacheMiB?: number; bulk?: boolean } = {}): Promise<DirectoryStore> {
-  if (isPostgresUrl(dbPath)) {
-    try {
-      return reportingUnavailable(await PgStorage.open(dbPath, { poolSize: opts.poolSize, bulk: opts.bulk }));
-    } catch (err) {
-      throw new StartError(`cannot open the database ${redactUrl(dbPath)}: ${pgReason(err)}`);
-    }
-  }
-  return reportingUnavailable(new SqliteStore(openStorage(dbPath, opts.cacheMiB), dbPath));
-}
-
 /** All or nothing; a bad line throws the SnapshotError that names it, an unreadable file a StartError. */
-async function seedFromSnapshot(store: DirectoryStore, file: string): Promise<RunningServer['seeded']> {
+async function seedFromSnapshot(db: Database, file: string): Promise<RunningServer['seeded']> {
   const { importSnapshotFile } = await import('../snapshot/files.js');
   try {
-    return await importSnapshotFile(store, file, { replace: false, onlyIfUnused: true });
+    return await importSnapshotFile(db.snapshot(), file, { replace: false, onlyIfUnused: true });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (typeof e.code === 'string' && e.syscall) throw new StartError(`cannot read the snapshot ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.code}`);
     throw err;
   }
-}
-
-function pgReason(err: unknown): string {
-  const e = err as { code?: string; message?: string };
-  if (e.code === 'ECONNREFUSED') return 'connection refused (is PostgreSQL running?)';
-  if (e.code === '3D000') return 'no such database';
-  if (e.code === '28P01' || e.code === '28000') return 'authentication failed';
-  return unavailableReason(err) ?? e.message ?? String(err);
 }
 
 /**
@@ -149,14 +121,15 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const stopped = () => {
     if (opts.signal?.aborted) throw new StartStopped();
   };
-  let store: DirectoryStore;
+  let db: Database;
   try {
     stopped();
-    store = await openStore(opts.dbPath, { poolSize: opts.poolSize, cacheMiB: opts.cacheMiB });
+    db = await openDatabase(opts.dbPath, {}, { poolSize: opts.poolSize, cacheMiB: opts.cacheMiB });
   } catch (err) {
     await bound.close();
     throw err;
   }
+  const store = db.store;
   let app: FastifyInstance | undefined;
   try {
     stopped();
@@ -164,7 +137,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     if (opts.seed === 'demo' && (await store.isUnused())) {
       seeded = await store.seedDemo({ size: opts.seedSize ?? 'standard', now: now() });
     } else if (typeof opts.seed === 'object' && (await store.isUnused())) {
-      seeded = await seedFromSnapshot(store, opts.seed.snapshot);
+      seeded = await seedFromSnapshot(db, opts.seed.snapshot);
     }
     stopped();
     let generatedClient: RunningServer['generatedClient'];
@@ -177,7 +150,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     }
     stopped();
 
-    if (store instanceof SqliteStore) store.checkpointEvery(1000);
+    db.sqlite?.checkpointEvery(1000);
     const stats = { tokenRequests: 0 };
     let closing = false;
     let appHandler: Parameters<NonNullable<FastifyServerOptions['serverFactory']>>[0] | undefined;
@@ -237,7 +210,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     return {
       app,
       store,
-      ...(store instanceof SqliteStore ? { storage: store.storage } : {}),
+      ...(db.sqlite && { storage: db.sqlite.storage }),
       stats,
       baseUrl: `http://${host}:${bound.port}`,
       port: bound.port,

@@ -1,9 +1,13 @@
-import { existsSync } from 'node:fs';
 import { resolveDb } from '../config/paths.js';
-import { CliError, ExitCode, usageError } from '../core/exit-codes.js';
-import { openStore, StartError } from '../server/start.js';
+import { checkDatabase, withDatabase, type DatabaseRules } from '../storage/open.js';
 import { isPostgresUrl } from '../storage/postgres/pg-storage.js';
 import type { DirectoryStore } from '../storage/store.js';
+
+/** `clients` and `audit` administer the database `serve` uses: one that is there already. */
+const TEAM_DATABASE: DatabaseRules = {
+  memoryRefused: 'holds no clients; name the database `serve` uses: a SQLite file or a postgres:// URL',
+  mustExist: true,
+};
 
 /**
  * The database named by `--db` (default: the one `serve` uses), checked before it is opened:
@@ -13,8 +17,7 @@ import type { DirectoryStore } from '../storage/store.js';
  */
 export function teamDbPath(db: string | undefined, env: Record<string, string | undefined>): string {
   const path = resolveDb(db, env);
-  if (path === ':memory:') throw usageError('--db :memory: holds no clients; name the database `serve` uses: a SQLite file or a postgres:// URL');
-  if (!isPostgresUrl(path) && !existsSync(path)) throw new CliError(`no database at ${path}`, ExitCode.NOT_FOUND);
+  checkDatabase(path, TEAM_DATABASE);
   return path;
 }
 
@@ -24,16 +27,6 @@ export function teamDbPath(db: string | undefined, env: Record<string, string | 
  * bounds of a request on its statements, as the other commands that work on the database do.
  */
 export async function withTeamStore<T>(path: string, work: (store: DirectoryStore) => Promise<T>): Promise<T> {
-  let store: DirectoryStore;
-  try {
-    store = await openStore(path, isPostgresUrl(path) ? { poolSize: 2, bulk: true } : { cacheMiB: 8 });
-  } catch (err) {
-    if (err instanceof StartError) throw new CliError(err.message, ExitCode.FAILURE);
-    throw err;
-  }
-  try {
-    return await work(store);
-  } finally {
-    await store.close();
-  }
+  const opts = isPostgresUrl(path) ? { poolSize: 2, bulk: true } : { cacheMiB: 8 };
+  return withDatabase(path, TEAM_DATABASE, opts, (db) => work(db.store));
 }

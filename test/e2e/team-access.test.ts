@@ -9,7 +9,7 @@ import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/server/start.js';
+import { openDatabase } from '../../src/storage/open.js';
 import { assertBuilt, makeTempDir, removeTempDir, runCli, type RunResult } from '../helpers/cli.js';
 import { call } from '../helpers/http.js';
 import { KEY, runOnPty } from '../helpers/pty.js';
@@ -56,7 +56,7 @@ async function newDatabase(name: string): Promise<string> {
   } else {
     db = join(dir, `${name}.db`);
   }
-  await (await openStore(db)).close();
+  await (await openDatabase(db)).close();
   return db;
 }
 

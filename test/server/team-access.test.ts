@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localOperator } from '../../src/core/operator.js';
 import { RECHECK_MS } from '../../src/server/auth/bearer.js';
 import { hashSecret } from '../../src/server/auth/secrets.js';
-import { openStore } from '../../src/server/start.js';
+import { openDatabase } from '../../src/storage/open.js';
 import { PgStorage } from '../../src/storage/postgres/pg-storage.js';
 import type { DirectoryStore, Scope } from '../../src/storage/store.js';
 import { call } from '../helpers/http.js';
@@ -35,7 +35,7 @@ beforeAll(async () => {
   dbPath = db?.url ?? join(dir, 'team.db');
   a = await startTestServer({ dbPath, now });
   b = await startTestServer({ dbPath, now, seed: 'none' });
-  admin = await openStore(dbPath, { poolSize: 2, bulk: true });
+  admin = (await openDatabase(dbPath, {}, { poolSize: 2, bulk: true })).store;
 }, 60_000);
 afterAll(async () => {
   await admin?.close();

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StartError } from '../../src/server/start.js';
+import { StartError } from '../../src/storage/start-error.js';
 import { COPY_WORKER_ARG } from '../../src/core/copy-worker-spawn.js';
 import { SyncCopy } from '../../src/storage/sqlite/sync-copy.js';
 import { Storage } from '../../src/storage/sqlite/storage.js';

@@ -10,7 +10,7 @@ import { run } from '../../src/cli/program.js';
 import { auditView, fullPageNote } from '../../src/commands/audit/audit.js';
 import { clientView } from '../../src/commands/clients/clients.js';
 import { localOperator } from '../../src/core/operator.js';
-import { openStore } from '../../src/server/start.js';
+import { openDatabase } from '../../src/storage/open.js';
 import type { AuditRecord, ClientRecord } from '../../src/storage/store.js';
 import { listClients } from '../../src/team/clients.js';
 import { AUDIT_LIMIT } from '../../src/team/durations.js';
@@ -79,7 +79,7 @@ describe("audit's footer when a page is full", () => {
 
 describe('clients list shows the end of a grace only while it runs', () => {
   it('the time until it ends, then null', async () => {
-    const store = await openStore(join(dir, 'grace.db'));
+    const { store } = await openDatabase(join(dir, 'grace.db'));
     try {
       const t0 = new Date('2026-11-26T11:00:00.000Z');
       await store.addClient('g', 'hash', 'write', t0);
@@ -105,7 +105,7 @@ describe('the operator a client change records', () => {
 
   it("is the command's context's when it has one: add, rotate, edit, revoke", async () => {
     const db = join(dir, 'operator.db');
-    await (await openStore(db)).close();
+    await (await openDatabase(db)).close();
     const runAs = async (...argv: string[]) => {
       const ctx = fakeContext({ env: { CHAMBERCTL_CONFIG_DIR: join(dir, 'config') } });
       ctx.operator = 'ops@test-host';

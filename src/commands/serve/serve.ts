@@ -3,7 +3,7 @@ import { CliError, ExitCode } from '../../core/exit-codes.js';
 import { startBanner } from './banner.js';
 import { clientSecretOf } from './client-secret.js';
 import { pointProfileHere } from './profile.js';
-import { serverLogger, startServer, StartError, StartStopped, type RunningServer } from '../../server/start.js';
+import { serverLogger, startServer, StartStopped, type RunningServer } from '../../server/start.js';
 import { SnapshotError } from '../../snapshot/format.js';
 import { resolveDb } from '../../config/paths.js';
 import { parseClientId } from '../../team/client-id.js';
@@ -87,7 +87,6 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
       log.info('stopped');
       return;
     }
-    if (e instanceof StartError) throw new CliError(e.message, ExitCode.FAILURE);
     if (e instanceof SnapshotError) throw new CliError(`cannot seed from ${opts.seed}: ${e.message}; the database was left empty`, ExitCode.REJECTED);
     throw e;
   }

@@ -2,28 +2,27 @@ import { existsSync } from 'node:fs';
 import type { CliContext } from '../../core/context.js';
 import { CliError, ExitCode } from '../../core/exit-codes.js';
 import { Sink } from '../../output/sink.js';
-import { openStore, StartError } from '../../server/start.js';
 import { SnapshotError, type SnapshotCounts } from '../../snapshot/format.js';
 import { exportSnapshotTo, exportSnapshotToFile, importSnapshotFile } from '../../snapshot/files.js';
-import { isPostgresUrl } from '../../storage/postgres/pg-storage.js';
-import type { DirectoryStore } from '../../storage/store.js';
+import { withDatabase, type Database } from '../../storage/open.js';
 import { resolveDb } from '../../config/paths.js';
 import { canPrompt } from '../shared/ask.js';
+
+/** Both commands read or write the whole database: a bounded memory map, no request bounds. */
+const SNAPSHOT_OPEN = { cacheMiB: 64, bulk: true };
 
 const summary = (c: SnapshotCounts) => `${c.chambers} chambers, ${c.members} members, ${c.events} events`;
 
 export async function runSnapshotExport(file: string | undefined, opts: { db?: string }, ctx: CliContext): Promise<void> {
-  const dbPath = resolveDb(opts.db, ctx.env);
   // Exporting must not create an empty database where there was none.
-  if (!isPostgresUrl(dbPath) && dbPath !== ':memory:' && !existsSync(dbPath)) throw new CliError(`no database at ${dbPath}`, ExitCode.NOT_FOUND);
-  await withStore(dbPath, async (store) => {
+  await withDatabase(resolveDb(opts.db, ctx.env), { mustExist: true }, SNAPSHOT_OPEN, async (db) => {
     if (file === undefined || file === '-') {
       const out = new Sink(ctx.stdout);
-      const counts = await exportSnapshotTo(store, out);
-      if (!out.closed) ctx.stderr.write(`exported ${summary(counts)} from ${store.location}\n`); // else the reader stopped early, quietly
+      const counts = await exportSnapshotTo(db.snapshot(), out);
+      if (!out.closed) ctx.stderr.write(`exported ${summary(counts)} from ${db.location}\n`); // else the reader stopped early, quietly
     } else {
-      const counts = await exportSnapshotToFile(store, file).catch(ioError(file, 'write'));
-      ctx.stderr.write(`exported ${summary(counts)} from ${store.location} to ${file}\n`);
+      const counts = await exportSnapshotToFile(db.snapshot(), file).catch(ioError(file, 'write'));
+      ctx.stderr.write(`exported ${summary(counts)} from ${db.location} to ${file}\n`);
     }
   });
 }
@@ -36,17 +35,17 @@ export async function runSnapshotImport(
 ): Promise<void> {
   const dbPath = resolveDb(opts.db, ctx.env);
   if (file !== '-' && !existsSync(file)) throw new CliError(`cannot read ${file}: no such file`, ExitCode.FAILURE);
-  await withStore(dbPath, async (store) => {
-    if (opts.replace && !opts.yes) await confirmDiscardingChanges(store, ctx);
+  await withDatabase(dbPath, {}, SNAPSHOT_OPEN, async (db) => {
+    if (opts.replace && !opts.yes) await confirmDiscardingChanges(db, ctx);
     let counts: SnapshotCounts | undefined;
     try {
-      counts = await importSnapshotFile(store, file, { replace: Boolean(opts.replace) }, ctx.stdin);
+      counts = await importSnapshotFile(db.snapshot(), file, { replace: Boolean(opts.replace) }, ctx.stdin);
     } catch (err) {
       if (err instanceof SnapshotError) throw new CliError(`${file === '-' ? 'stdin' : file}: ${err.message}; nothing was imported`, ExitCode.REJECTED);
       throw ioError(file, 'read')(err);
     }
     if (globals.json) ctx.stdout.write(`${JSON.stringify(counts)}\n`);
-    ctx.stderr.write(`imported ${summary(counts!)} into ${store.location}${opts.replace ? ' (replacing what it held)' : ''}\n`);
+    ctx.stderr.write(`imported ${summary(counts!)} into ${db.location}${opts.replace ? ' (replacing what it held)' : ''}\n`);
   });
 }
 
@@ -54,31 +53,16 @@ export async function runSnapshotImport(
  * `--replace` empties local changes not pushed yet with everything else: never silently. On a
  * terminal the person is asked; elsewhere the command refuses unless --yes.
  */
-async function confirmDiscardingChanges(store: DirectoryStore, ctx: CliContext): Promise<void> {
-  const pending = await store.pendingChanges();
+async function confirmDiscardingChanges(db: Database, ctx: CliContext): Promise<void> {
+  const pending = await db.store.pendingChanges();
   if (pending === 0) return;
-  const what = `${store.location} has ${pending} local change${pending === 1 ? '' : 's'} not pushed yet (see \`chamberctl sync status\`)`;
+  const what = `${db.location} has ${pending} local change${pending === 1 ? '' : 's'} not pushed yet (see \`chamberctl sync status\`)`;
   if (canPrompt(ctx)) {
     const { openAsker } = await import('../shared/ask.js');
     if (await (await openAsker(ctx)).confirm(`${what}; --replace discards them. Go on?`)) return;
     throw new CliError('nothing was imported', ExitCode.FAILURE);
   }
   throw new CliError(`${what}, which --replace would discard; push them first, or add --yes to discard them`, ExitCode.USAGE);
-}
-
-async function withStore(dbPath: string, work: (store: DirectoryStore) => Promise<void>): Promise<void> {
-  let store: DirectoryStore;
-  try {
-    store = await openStore(dbPath, { cacheMiB: 64, bulk: true }); // a bounded memory map: export reads the whole file
-  } catch (e) {
-    if (e instanceof StartError) throw new CliError(e.message, ExitCode.FAILURE);
-    throw e;
-  }
-  try {
-    await work(store);
-  } finally {
-    await store.close();
-  }
 }
 
 /** A file that cannot be read or written: one line, exit 1. */

@@ -10,6 +10,7 @@ import { registerEventsCommands } from '../commands/events/register.js';
 import { registerMembersCommands } from '../commands/members/register.js';
 import { registerShellCommands } from '../commands/completion/register.js';
 import { examples } from '../commands/shared/help-text.js';
+import { noteJsonWord } from '../commands/shared/json-fields.js';
 import { registerServe } from '../commands/serve/register.js';
 import { registerSync } from '../commands/sync/register.js';
 import { registerSnapshotCommands } from '../commands/snapshot/register.js';
@@ -96,7 +97,7 @@ export async function run(argv: string[], ctx: CliContext, version: string): Pro
     // (commands/shared/json-fields.ts decides, knowing how many operands the command takes)
     const json = args.findIndex((a, i) => i < end && a === '--json');
     const jsonWord = json >= 0 && eq < 0 && json + 1 < end ? args[json + 1] : undefined;
-    if (jsonWord !== undefined && !jsonWord.startsWith('-')) program.setOptionValue('jsonWord', jsonWord);
+    if (jsonWord !== undefined && !jsonWord.startsWith('-')) noteJsonWord(program, jsonWord);
     await program.parseAsync(args, { from: 'user' });
     return ctx.exitCode ?? ExitCode.OK;
   } catch (err) {

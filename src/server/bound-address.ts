@@ -62,7 +62,7 @@ function answerStarting(req: IncomingMessage, res: ServerResponse): void {
 }
 
 /** A listen error as the one line `serve` prints. */
-export function listenError(err: unknown, host: string, port: number): Error {
+function listenError(err: unknown, host: string, port: number): Error {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE') return new StartError(`port ${port} on ${host} is already in use (try --port 0 for a free one)`);
   if (code === 'EACCES') return new StartError(`not allowed to listen on ${host}:${port}`);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, removeTempDir } from '../helpers/cli.js';
+import { freePort } from '../helpers/directory-walk.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { noteSecret } from '../helpers/run-logs.js';
 import { spawnServe as spawnServeProcess } from '../helpers/serve-process.js';
@@ -39,14 +40,6 @@ async function newDatabase(): Promise<string> {
   const db = await createTestDatabase('chamberctl_start');
   databases.push(db);
   return db.url;
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
 }
 
 type Outcome = { path: string; at: number; status?: number; body?: string; error?: string; ms: number };

@@ -11,26 +11,15 @@ import { StorageUnavailable } from '../../src/storage/unavailable.js';
 import { runInProcess } from '../helpers/fake-context.js';
 import { call } from '../helpers/http.js';
 import { noteSecret } from '../helpers/run-logs.js';
+import { logCapture, type LogEntry } from '../helpers/log-capture.js';
 import { getToken, startTestServer, type TestServer } from '../helpers/server.js';
 
-interface LogEntry {
-  level: number;
-  msg: string;
-  reqId?: string;
-  reason?: string;
-  client_id?: string;
-  req?: { method: string; url: string; remoteAddress?: string; headers: Record<string, string> };
-  res?: { statusCode: number };
-}
-
 let srv: TestServer;
-const lines: string[] = [];
-const entries = () => lines.map((l) => JSON.parse(l) as LogEntry);
-const ofRequest = (id: string) => entries().filter((e) => e.reqId === id);
+const { lines, rawLog, entries, ofRequest } = logCapture();
 let token: string;
 
 beforeAll(async () => {
-  srv = await startTestServer({ rawLog: (l) => lines.push(l) });
+  srv = await startTestServer({ rawLog });
   token = await getToken(srv.baseUrl);
 });
 afterAll(() => srv?.close());

@@ -8,25 +8,15 @@ import { REQUEST_DEADLINE_MS } from '../../src/server/app.js';
 import { startServer } from '../../src/server/start.js';
 import { StorageUnavailable } from '../../src/storage/unavailable.js';
 import { call } from '../helpers/http.js';
+import { logCapture } from '../helpers/log-capture.js';
 import { getToken, startTestServer, TEST_CLIENT_ID, type TestServer } from '../helpers/server.js';
 
-interface LogEntry {
-  level: number;
-  msg: string;
-  reqId?: string;
-  reason?: string;
-  req?: { method: string; url: string };
-  res?: { statusCode: number };
-}
-
 let srv: TestServer;
-const lines: string[] = [];
-const entries = () => lines.map((l) => JSON.parse(l) as LogEntry);
-const ofRequest = (id: string) => entries().filter((e) => e.reqId === id);
+const { lines, rawLog, entries, ofRequest } = logCapture();
 let token: string;
 
 beforeAll(async () => {
-  srv = await startTestServer({ rawLog: (l) => lines.push(l) });
+  srv = await startTestServer({ rawLog });
   token = await getToken(srv.baseUrl);
 });
 afterAll(() => srv?.close());

@@ -12,7 +12,8 @@ import { usageError } from '../../core/exit-codes.js';
  * line has exactly one operand more than the command takes and that operand is the word
  * right after `--json`. So `members list --json ch_x` is the chamber's members as JSON, and
  * `members list ch_x --json id,email` (or `--json id,email ch_x`) selects fields. The word
- * after `--json` is noted by src/cli/program.ts before commander parses (`jsonWord`).
+ * after `--json` is noted by src/cli/program.ts before commander parses (`noteJsonWord`), beside
+ * the option values rather than among them, so no command finds it in its options.
  */
 export function addJsonFields(cmd: Command, fields: readonly string[], what: string): Command {
   FIELDS_OF.set(cmd, fields);
@@ -27,11 +28,9 @@ export const jsonFieldsOf = (cmd: Command): readonly string[] | undefined => FIE
 
 const FIELDS_OF = new WeakMap<Command, readonly string[]>();
 
-/** The option values program.ts sets beside the declared ones. */
-export interface JsonWordOption {
-  /** The word right after `--json` on the command line, if any. */
-  jsonWord?: string;
-}
+/** The word right after `--json` on a program's command line, if any. */
+const JSON_WORD = new WeakMap<Command, string>();
+export const noteJsonWord = (program: Command, word: string): void => void JSON_WORD.set(program, word);
 
 function takeJsonFields(cmd: Command, fields: readonly string[], what: string): void {
   const declared = cmd.registeredArguments.length; // none of these commands has a variadic argument
@@ -39,7 +38,7 @@ function takeJsonFields(cmd: Command, fields: readonly string[], what: string): 
   let root = cmd;
   while (root.parent) root = root.parent;
   if (operands.length > declared) {
-    const word = root.opts<JsonWordOption>().jsonWord;
+    const word = JSON_WORD.get(root);
     const index = word === undefined ? -1 : operands.lastIndexOf(word);
     if (operands.length !== declared + 1 || index < 0) {
       const expected = `${declared} argument${declared === 1 ? '' : 's'}`;

@@ -346,58 +346,54 @@ function authServerMetadataPath(version: ApiVersion, baseUrl: string): Json {
 
 /** GET /healthz, beside the versions: a path-level server at the root. */
 function healthPath(baseUrl: string): Json {
-  return {
-    servers: [{ url: baseUrl, description: 'The server itself, outside the versions' }],
-    get: {
-      operationId: 'getHealth',
-      tags: ['Operations'],
-      summary: 'Readiness: whether the database answers',
-      description: 'For a load balancer: 200 while the database answers within 2 seconds, else 503 (out of rotation).',
-      security: [],
-      responses: {
-        200: { description: 'Ready.', content: json(ref('Health')) },
-        503: {
-          description: `The database does not answer, the server is shutting down, or it is still starting (\`${STARTING_ERROR}\`).`,
-          headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-          content: json(oneOfBodies('HealthUnavailable', 'StartingError')),
-        },
+  return systemPath(baseUrl, {
+    operationId: 'getHealth',
+    summary: 'Readiness: whether the database answers',
+    description: 'For a load balancer: 200 while the database answers within 2 seconds, else 503 (out of rotation).',
+    responses: {
+      200: { description: 'Ready.', content: json(ref('Health')) },
+      503: {
+        description: `The database does not answer, the server is shutting down, or it is still starting (\`${STARTING_ERROR}\`).`,
+        headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+        content: json(oneOfBodies('HealthUnavailable', 'StartingError')),
       },
     },
-  };
+  });
 }
 
 /** GET /livez, beside /healthz. */
 function livePath(baseUrl: string): Json {
-  return {
-    servers: [{ url: baseUrl, description: 'The server itself, outside the versions' }],
-    get: {
-      operationId: 'getLive',
-      tags: ['Operations'],
-      summary: 'Liveness: whether the process runs',
-      description: 'For an orchestrator that restarts a stuck process: 200 while the process runs, whatever the database does (readiness is /healthz).',
-      security: [],
-      responses: { 200: { description: 'Alive.', content: json(ref('Live')) } },
-    },
-  };
+  return systemPath(baseUrl, {
+    operationId: 'getLive',
+    summary: 'Liveness: whether the process runs',
+    description: 'For an orchestrator that restarts a stuck process: 200 while the process runs, whatever the database does (readiness is /healthz).',
+    responses: { 200: { description: 'Alive.', content: json(ref('Live')) } },
+  });
 }
 
 /** GET /metrics, beside /healthz: only in the documents of a `serve --metrics`. */
 function metricsPath(baseUrl: string): Json {
+  return systemPath(baseUrl, {
+    operationId: 'getMetrics',
+    summary: 'Metrics in the Prometheus text format',
+    description:
+      'Served, and in this document, only when the server runs with `serve --metrics`. Request durations (`http_request_duration_seconds` by method, route and status code), ' +
+      "the database pool's open, idle and waiting connections, token failures by reason, and the process's own metrics. Unauthenticated: keep it on the operators' network.",
+    responses: {
+      200: { description: 'The metrics.', content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } } },
+      503: response('Starting'),
+    },
+  });
+}
+
+/**
+ * A GET of the server itself (health, liveness, metrics): at the server's root rather than
+ * under a version, tagged Operations, without a token (its keys in the documents' order).
+ */
+function systemPath(baseUrl: string, { operationId, summary, description, responses }: { operationId: string; summary: string; description: string; responses: Json }): Json {
   return {
     servers: [{ url: baseUrl, description: 'The server itself, outside the versions' }],
-    get: {
-      operationId: 'getMetrics',
-      tags: ['Operations'],
-      summary: 'Metrics in the Prometheus text format',
-      description:
-        'Served, and in this document, only when the server runs with `serve --metrics`. Request durations (`http_request_duration_seconds` by method, route and status code), ' +
-        "the database pool's open, idle and waiting connections, token failures by reason, and the process's own metrics. Unauthenticated: keep it on the operators' network.",
-      security: [],
-      responses: {
-        200: { description: 'The metrics.', content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } } },
-        503: response('Starting'),
-      },
-    },
+    get: { operationId, tags: ['Operations'], summary, description, security: [], responses },
   };
 }
 

@@ -70,6 +70,13 @@ beforeAll(async () => {
 afterAll(() => removeTempDir(dir));
 
 describe('the shell examples of the docs', () => {
+  it('are there: README, the guides and the operations pages each have some', () => {
+    const pages = new Set(sessions.map((s) => s.page));
+    expect(pages).toContain('README.md');
+    expect([...pages].filter((p) => p.startsWith('docs/guides/')).length).toBeGreaterThanOrEqual(5);
+    expect([...pages].filter((p) => p.startsWith('docs/operations/')).length).toBeGreaterThanOrEqual(1);
+  });
+
   for (const { page, name, blocks } of sessions) {
     const noServer = blocks[0]!.noServer === true;
     it(`${page}: ${name}, as shown`, { timeout: 180_000 }, async () => {

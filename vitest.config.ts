@@ -13,6 +13,8 @@ const run = process.env.CHAMBERCTL_TEST_SHELLS
 const SHELL_TESTS = 'test/completion/shells.test.ts';
 // Tests of a shared deployment, always on PostgreSQL whatever the pass: run once, in its pass.
 const POSTGRES_ONLY = ['test/e2e/outage.test.ts', 'test/e2e/shared-deployment.test.ts'];
+// Run once, in the SQLite pass: the docs' examples, whose pages show the default (SQLite) database.
+const SQLITE_ONLY = ['test/e2e/doc-examples.test.ts'];
 // Left out of test:unit: the end-to-end and HTTP suites, the package, the generated client,
 // the completion scripts, and every test that needs PostgreSQL (pg-*, and those below).
 const NOT_UNIT = [
@@ -34,7 +36,7 @@ export default defineConfig({
     exclude:
       run === 'shells'
         ? configDefaults.exclude
-        : [...configDefaults.exclude, SHELL_TESTS, ...(run === 'sqlite' || run === 'unit' ? POSTGRES_ONLY : []), ...(run === 'unit' ? NOT_UNIT : [])],
+        : [...configDefaults.exclude, SHELL_TESTS, ...(run === 'sqlite' || run === 'unit' ? POSTGRES_ONLY : []), ...(run === 'postgres' ? SQLITE_ONLY : []), ...(run === 'unit' ? NOT_UNIT : [])],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

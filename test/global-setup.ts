@@ -10,7 +10,7 @@ export default function setup() {
   const dir = join(tmpdir(), `chamberctl-test-code-cache-${process.env.CHAMBERCTL_TEST_RUN}`);
   return async () => {
     await rm(dir, { recursive: true, force: true });
-    // README.md#logs: no log line holds a secret, a token or an Authorization header; every
+    // docs/operations/shared-deployment.md#logs: no log line holds a secret, a token or an Authorization header; every
     // server this run started kept its log in runLogDir()
     const { files, lines, leaks } = scanRunLogs();
     await rm(runLogDir(), { recursive: true, force: true });

@@ -9,7 +9,7 @@ const at = (status: number, json: unknown, method = 'GET') => ({
   url: 'http://127.0.0.1:8080/v2/chambers/ch_1/members',
 });
 
-describe('errorFromResponse maps statuses to the exit codes of README', () => {
+describe('errorFromResponse maps statuses to the documented exit codes (chamberctl help exit-codes)', () => {
   it('401 → 3 with a hint to log in', () => {
     const e = errorFromResponse(at(401, { error: 'invalid_token', error_description: 'the token expired' }));
     expect(e.exitCode).toBe(ExitCode.AUTH);

@@ -1,4 +1,4 @@
-// `--db` on every command that takes it (README.md#the-embedded-server-chamberctl-serve): the
+// `--db` on every command that takes it (docs/operations/serve.md#configuration-details): the
 // value, else CHAMBERCTL_DB; any scheme:// but postgres(ql) is a usage error that creates
 // nothing; the PostgreSQL password need not be in the URL (PGPASSWORD, the password file).
 // And `serve --client-id` on an existing client: a restart with another secret changes nothing.

@@ -1,4 +1,4 @@
-// A profile logged in with a read-only client (README, "Team access"): every read works,
+// A profile logged in with a read-only client (docs/guides/team-access.md): every read works,
 // every write exits 3 with one line naming the profile, its client, the missing scope and
 // what to do, before anything is sent (test/e2e/write-scope.test.ts: before any prompt), and
 // nothing is created; a token whose scope is taken away later meets the server's 403; `auth

@@ -1,5 +1,5 @@
 // `serve --client-id` on a database where the client may exist
-// (README.md#the-embedded-server-chamberctl-serve): registered when new; the same command line
+// (docs/operations/serve.md#what-serve-does-when-it-starts): registered when new; the same command line
 // starts on every restart; another secret is refused (exit 1, nothing changed, naming `clients
 // rotate`); the scope is never changed by serve. The secret comes from CHAMBERCTL_CLIENT_SECRET or
 // --client-secret-file.

@@ -1,4 +1,4 @@
-// Offline work with the copy on PostgreSQL (`--db postgres://…`, README.md#working-offline): pull,
+// Offline work with the copy on PostgreSQL (`--db postgres://…`, docs/guides/working-offline.md#a-copy-on-postgresql): pull,
 // serve the copy, create offline, push, with the built binary; a pull killed halfway and run again.
 import { execa } from 'execa';
 import pg from 'pg';

@@ -1,4 +1,4 @@
-// Offline work end to end (README, "Working offline"), with the built binary: a "remote"
+// Offline work end to end (docs/guides/working-offline.md), with the built binary: a "remote"
 // `serve` and copies of it served by a second `serve`, each with its own database and
 // config directory. Pull and compare every list item by item; kill a pull halfway and run
 // it again; create records offline and push them; kill a push between a POST and its

@@ -1,5 +1,5 @@
-// `chamberctl clients add|list|edit|rotate|revoke` and `chamberctl audit` (README, "Team
-// access"), run as the built binary on the backend of the pass: a SQLite file, or
+// `chamberctl clients add|list|edit|rotate|revoke` and `chamberctl audit`
+// (docs/guides/team-access.md), run as the built binary on the backend of the pass: a SQLite file, or
 // (CHAMBERCTL_TEST_BACKEND=postgres) a PostgreSQL database of its own. The round trip an admin
 // runs, with a `serve` on the same database in between; every bad input leaves the database as
 // it was; no secret is ever in the database, or in any output but that of the command that made

@@ -1,4 +1,4 @@
-// A colleague whose client holds only `read` (README.md#team-access-chamberctl-clients-and-audit):
+// A colleague whose client holds only `read` (docs/guides/team-access.md#what-a-read-only-colleague-sees):
 // every command that writes through the profile (members add, chambers create, members
 // import, sync push) says so before any prompt and before any request but one token
 // request, in one line naming the profile, its client and what to ask for; with no token

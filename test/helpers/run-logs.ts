@@ -1,6 +1,6 @@
 // Every log line the test run's servers write (in-process servers and `serve` processes),
 // kept in one directory per run, and every secret and token the tests sent or received, so
-// that the end of the run can check that no log line holds one (README.md#logs: no log line
+// that the end of the run can check that no log line holds one (docs/operations/shared-deployment.md#logs: no log line
 // holds a secret, a token or an Authorization header). test/global-setup.ts scans them.
 import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

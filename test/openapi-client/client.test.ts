@@ -1,7 +1,7 @@
 // A client generated from /v2/openapi.json with openapi-typescript, as a user would make one:
 // the committed types (./v2.ts) are what openapi-typescript makes of the current document,
-// the README's example runs against a server (and `tsc` compiles it, readme-example.ts), and
-// the README shows exactly that example.
+// the example of docs/server-behaviour.md#openapi-documents runs against a server (and `tsc`
+// compiles it, documented-example.ts), and the page shows exactly that example.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/server/openapi/document.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { readmeExample } from './readme-example.js';
+import { documentedExample } from './documented-example.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -39,8 +39,8 @@ describe('a client generated with openapi-typescript', () => {
     }
   });
 
-  it("runs the README's example: a token, the HQs sorted, a chamber with its members and events, a new member", async () => {
-    const r = await readmeExample(`${srv.baseUrl}/v2`, srv.clientId, srv.clientSecret);
+  it("runs the documented example: a token, the HQs sorted, a chamber with its members and events, a new member", async () => {
+    const r = await documentedExample(`${srv.baseUrl}/v2`, srv.clientId, srv.clientSecret);
     expect(r.hqs.data.length).toBeGreaterThan(0);
     expect(r.hqs.data.every((c) => c.type === 'hq')).toBe(true);
     expect(r.hqs.meta.per_page).toBe(50);
@@ -52,12 +52,12 @@ describe('a client generated with openapi-typescript', () => {
     expect(r.member).toMatchObject({ name: 'Ada Lovelace', chamber_id: r.chamber.id, status: 'active' });
   });
 
-  it("the README shows the example as readme-example.ts holds it", async () => {
-    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-    const block = /```ts\n(import createClient from 'openapi-fetch';[\s\S]*?)```/.exec(readme)?.[1];
-    expect(block, 'README.md has no openapi-fetch example').toBeDefined();
-    const source = await readFile(join(HERE, 'readme-example.ts'), 'utf8');
-    const region = /\/\/ README begin\n([\s\S]*?)\n\s*\/\/ README end/.exec(source)![1]!;
+  it('docs/server-behaviour.md shows the example as documented-example.ts holds it', async () => {
+    const page = await readFile(join(ROOT, 'docs/server-behaviour.md'), 'utf8');
+    const block = /```ts\n(import createClient from 'openapi-fetch';[\s\S]*?)```/.exec(page)?.[1];
+    expect(block, 'docs/server-behaviour.md has no openapi-fetch example').toBeDefined();
+    const source = await readFile(join(HERE, 'documented-example.ts'), 'utf8');
+    const region = /\/\/ shown begin\n([\s\S]*?)\n\s*\/\/ shown end/.exec(source)![1]!;
     const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boolean);
     const shown = lines(block!);
     expect(shown.slice(shown.findIndex((l) => l.startsWith('const auth')))).toEqual(lines(region));

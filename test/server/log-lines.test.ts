@@ -1,4 +1,4 @@
-// What the operator reads in serve's log (issue 33, item 5; README.md#logs): who was refused and
+// What the operator reads in serve's log (issue 33, item 5; docs/operations/shared-deployment.md#logs): who was refused and
 // why, one outage warning a second rather than one a request, health probes out of the way,
 // credentials redacted wherever a client puts them, and the client's address as --trust-proxy
 // decides it, in the log and in the audit trail.

@@ -1,4 +1,4 @@
-// What an operator relies on (README.md#shared-deployment-several-instances-on-postgresql): request
+// What an operator relies on (docs/operations/shared-deployment.md): request
 // ids kept, replaced or made, echoed and in every log line of the request; a request answered
 // within the deadline whatever the database does; a client's own broken socket never logged as a
 // database outage; readable text on a terminal from the same logger.

@@ -1,4 +1,4 @@
-// Team access on the server (README.md#team-access-chamberctl-clients-and-audit;
+// Team access on the server (docs/guides/team-access.md;
 // docs/server-behaviour.md#tokens): scopes, revocation and rotation seen by a second instance on
 // the same database, last use written at most once a minute, and an audit record for each accepted
 // write. On both backends: two in-process servers on one SQLite file, or on one PostgreSQL

@@ -1,4 +1,4 @@
-// serve --cache-size: SQLite's page cache and memory map, bounded (README, "Memory"); and
+// serve --cache-size: SQLite's page cache and memory map, bounded (docs/operations/serve.md#memory); and
 // statement journals kept in memory rather than in temp files.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 // --pool-size bounds every connection an instance opens to PostgreSQL
-// (README.md#shared-deployment-several-instances-on-postgresql): lists, writes and lookups by key
+// (docs/operations/shared-deployment.md#operating-it): lists, writes and lookups by key
 // under a concurrent load, sampled in pg_stat_activity throughout. Operators size max_connections
 // from this number.
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The storage side of team administration (README, "Team access") on both backends: who made
+// The storage side of team administration (docs/guides/team-access.md) on both backends: who made
 // each client change (`operator`) and what it set (`detail`), in the audit trail; the step of
 // the schema that added those columns, on a database of the chamberctl before it; a scope
 // change, refused for a revoked client and recorded only when it changes something; and a
@@ -115,7 +115,7 @@ describe.each(['sqlite', 'postgres'] as const)('client changes on %s', (backend)
     }
   }, 30_000);
 
-  it('each client change records who made it and what it set, in the order README gives; a write over HTTP neither', async () => {
+  it('each client change records who made it and what it set, in the documented order; a write over HTTP neither', async () => {
     expect(await store.addClient('ops', 'hash-1', 'read', NOW, OP)).toMatchObject({ client_id: 'ops', scope: 'read', old_secret_valid_until: null });
     expect(await store.rotateClient('ops', 'hash-2', new Date(NOW.getTime() + 1000), 15 * 60_000, OP)).toEqual({
       old_secret_valid_until: new Date(NOW.getTime() + 1000 + 15 * 60_000).toISOString(),

@@ -1,4 +1,4 @@
-// What `clients` and `audit` print and record, in-process (README, "Team access"): the columns
+// What `clients` and `audit` print and record, in-process (docs/guides/team-access.md, and the manual's clients and audit pages): the columns
 // scripts rely on (appended to, never reordered), the footer of a full page of audit records,
 // the end of a grace shown only while it runs, and the operator a command records, taken from
 // its context.
@@ -48,7 +48,7 @@ describe('the columns of TSV and CSV: those of before, in their order, and the n
     expect(clientView.csv.row(client)).toEqual(clientView.tsv(client));
   });
 
-  it("audit: operator and detail after address, though --json puts them in README's order", () => {
+  it("audit: operator and detail after address, though --json puts them in the documented order", () => {
     expect(auditView.csv.header).toEqual(['at', 'action', 'client_id', 'target', 'request_id', 'address', 'operator', 'detail']);
     expect(auditView.tsv(record)).toEqual([record.at, 'client.rotate', null, 'alice', null, null, 'alice@build-7', '15m']);
     expect(auditView.fields).toEqual(['at', 'action', 'client_id', 'operator', 'target', 'request_id', 'address', 'detail']);

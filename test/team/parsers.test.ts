@@ -1,4 +1,4 @@
-// The checks `clients` and `audit` make before opening a database (README, "Team access"):
+// The checks `clients` and `audit` make before opening a database (docs/guides/team-access.md):
 // each rule accepts what it should, and each way of breaking it is a one-line usage error.
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../../src/core/exit-codes.js';

@@ -1,13 +1,13 @@
 // A client generated from /v2/openapi.json with openapi-typescript (./v2.ts, kept up to date by
-// client.test.ts), used with openapi-fetch as README.md ("OpenAPI documents") shows it. `tsc`
-// type-checks this file on every `npm test`: the README's example compiles, and the lines
+// client.test.ts), used with openapi-fetch as docs/server-behaviour.md#openapi-documents shows
+// it. `tsc` type-checks this file on every `npm test`: the page's example compiles, and the lines
 // marked @ts-expect-error must not (tsc fails if one of them compiles).
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './v2.js';
 
-/** The README's example, run by client.test.ts against a test server. */
-export async function readmeExample(baseUrl: string, CLIENT_ID: string, CLIENT_SECRET: string) {
-  // README begin
+/** The example of docs/server-behaviour.md, run by client.test.ts against a test server. */
+export async function documentedExample(baseUrl: string, CLIENT_ID: string, CLIENT_SECRET: string) {
+  // shown begin
   const auth = createClient<paths>({ baseUrl });
   const { data: token } = await auth.POST('/auth/token', {
     body: { grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: CLIENT_SECRET },
@@ -28,7 +28,7 @@ export async function readmeExample(baseUrl: string, CLIENT_ID: string, CLIENT_S
     body: { name: 'Ada Lovelace', email: 'ada@example.org', membership_type: 'premium' },
   });
   if (error) console.error(error.error, 'fields' in error ? error.fields : '');
-  // README end
+  // shown end
   return { hqs: hqs!, chamber: chamber!, member, error };
 }
 

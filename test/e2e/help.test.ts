@@ -18,7 +18,7 @@ describe('help topics', () => {
     const r = await run('help', 'exit-codes');
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
-    for (const code of ['0', '1', '2', '3', '4', '5', '130']) expect(r.stdout).toMatch(new RegExp(`^ {2}${code} +\\S`, 'm'));
+    for (const code of ['0', '1', '2', '3', '4', '5', '130']) expect(r.stdout).toMatch(new RegExp(`^ {4}${code} +\\S`, 'm'));
     expect(r.stdout).toContain('chamberctl api exits with the code of the answer');
   });
 

@@ -5,18 +5,47 @@ import type { Command } from 'commander';
 import type { CommandHelp, ExitStatus } from '../commands/shared/command-help.js';
 import { examples } from '../commands/shared/help-text.js';
 import { API_HELP } from '../commands/api/help.js';
+import { CHAMBERS_HELP } from '../commands/chambers/help.js';
+import { MEMBERS_HELP } from '../commands/members/help.js';
+import { EVENTS_HELP } from '../commands/events/help.js';
+import { AUTH_HELP } from '../commands/auth/help.js';
+import { SERVE_HELP } from '../commands/serve/help.js';
+import { SYNC_HELP } from '../commands/sync/help.js';
+import { SNAPSHOT_HELP } from '../commands/snapshot/help.js';
+import { CLIENTS_HELP } from '../commands/clients/help.js';
+import { AUDIT_HELP } from '../commands/audit/help.js';
+import { COMPLETION_HELP } from '../commands/completion/help.js';
 import { commandPath, visibleCommandsBelow } from './command-tree.js';
 import { topicsHelp } from './help-topics.js';
 import { PROGRAM_HELP } from './program-help.js';
-import { TOPIC_TEXTS } from './topics/index.js';
+import { reflow } from './manual/manual-text.js';
+import { TOPIC_TEXTS as DECLARED_TOPICS } from './topics/index.js';
 
-/** Every command's help by its path (`members import`); '' is chamberctl itself. */
-export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = {
+const DECLARED: Readonly<Record<string, CommandHelp>> = {
   '': PROGRAM_HELP,
+  ...CHAMBERS_HELP,
+  ...MEMBERS_HELP,
+  ...EVENTS_HELP,
   ...API_HELP,
+  ...AUTH_HELP,
+  ...SERVE_HELP,
+  ...SYNC_HELP,
+  ...SNAPSHOT_HELP,
+  ...CLIENTS_HELP,
+  ...AUDIT_HELP,
+  ...COMPLETION_HELP,
 };
 
-export { TOPIC_TEXTS };
+/**
+ * Every command's help by its path (`members import`); '' is chamberctl itself. Texts are
+ * filled to 80 columns here, so that their sources need not be.
+ */
+export const COMMAND_HELP: Readonly<Record<string, CommandHelp>> = Object.fromEntries(
+  Object.entries(DECLARED).map(([path, help]) => [path, help.description ? { ...help, description: reflow(help.description) } : help]),
+);
+
+/** What `chamberctl help TOPIC` prints, filled to 80 columns. */
+export const TOPIC_TEXTS: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(DECLARED_TOPICS).map(([name, text]) => [name, reflow(text)]));
 
 /** Adds each command's help to its --help, after the options (and the JSON fields). */
 export function attachHelpTexts(program: Command): void {

@@ -10,7 +10,11 @@ import { commandPath, visibleSubcommands } from './command-tree.js';
  */
 export const TOPICS: Readonly<Record<string, string>> = {
   'exit-codes': 'what the exit status of every command means',
-  environment: 'the environment variables chamberctl reads',
+  environment: 'the environment variables and files chamberctl reads',
+  output: 'tables, TSV, JSON and CSV; --json FIELDS; colour',
+  'csv-format': 'the CSV file that members import reads',
+  'api-versions': 'which API version a command calls',
+  offline: 'working on a copy of the directory: sync, serve, snapshots',
 };
 
 /** The lines of `chamberctl --help` that name the topics. */

@@ -1,4 +1,4 @@
-// Help that is not one command's: `chamberctl help exit-codes|environment`, and an unknown
+// Help that is not one command's: `chamberctl help exit-codes|environment|...`, and an unknown
 // topic as the usage error it is (the built binary, no server needed).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
@@ -19,7 +19,7 @@ describe('help topics', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
     for (const code of ['0', '1', '2', '3', '4', '5', '130']) expect(r.stdout).toMatch(new RegExp(`^ {4}${code} +\\S`, 'm'));
-    expect(r.stdout).toContain('chamberctl api exits with the code of the answer');
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('`chamberctl api` exits with the code of the answer');
   });
 
   it('help environment names the variables, and global options before help are fine', async () => {
@@ -40,7 +40,7 @@ describe('help topics', () => {
   });
 
   it.each([
-    [['help', 'bogus'], 'error: no help for "bogus": "bogus" is not a command of chamberctl; topics: exit-codes, environment; commands: chambers,'],
+    [['help', 'bogus'], 'error: no help for "bogus": "bogus" is not a command of chamberctl; topics: exit-codes, environment, output, csv-format, api-versions, offline; commands: chambers,'],
     [['--profile', 'x', 'help', 'exit-code'], 'error: no help for "exit-code"'],
     [['help', 'chambers', 'bogus'], 'error: no help for "chambers bogus": "bogus" is not a command of chamberctl chambers; commands: list, get, create'],
   ])('%j is a usage error (exit 2), not the main help', async (args, message) => {

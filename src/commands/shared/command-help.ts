@@ -13,9 +13,10 @@ export type ExitStatus = readonly [code: ExitCode | 143, when: string];
 export interface CommandHelp {
   /**
    * What the command does, beyond its one-line description, in manual text: Markdown that
-   * reads as plain text in a terminal (paragraphs; `- ` lists; blocks indented 4 spaces;
-   * a heading underlined with `---`; `code` in backticks, never a bare `<`), lines of at
-   * most 80 columns outside the indented blocks.
+   * reads as plain text in a terminal (paragraphs; `- ` lists; blocks indented 4 spaces,
+   * after a blank line; a heading underlined with `---`; `code` in backticks, never a bare
+   * `<`). Paragraphs and items are filled to 80 columns where they are shown
+   * (src/cli/help-texts.ts); blocks are kept as written.
    */
   description?: string;
   /** Command lines, as typed after `$ ` (a `# comment` may follow). */

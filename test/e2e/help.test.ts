@@ -1,6 +1,9 @@
-// Help that is not one command's: `chamberctl help exit-codes|environment|...`, and an unknown
-// topic as the usage error it is (the built binary, no server needed).
+// Help that is not one command's: `chamberctl help exit-codes|environment|...`, the same text
+// as its page of the manual, and an unknown topic as the usage error it is (the built
+// binary, no server needed).
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOPICS } from '../../src/cli/help-topics.js';
 import { makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
 
 let cfg: string;
@@ -26,6 +29,17 @@ describe('help topics', () => {
     const r = await run('--no-color', 'help', 'environment');
     expect(r.exitCode).toBe(0);
     for (const name of ['CHAMBERCTL_PROFILE', 'CHAMBERCTL_CONFIG_DIR', 'NO_COLOR', 'HTTPS_PROXY']) expect(r.stdout).toContain(name);
+  });
+
+  it.each(Object.keys(TOPICS))('help %s prints what its page of the manual says under its heading', async (topic) => {
+    const page = readFileSync(new URL(`../../docs/manual/help-${topic}.md`, import.meta.url), 'utf8');
+    const heading = `# chamberctl help ${topic}\n\n`;
+    expect(page).toContain(heading);
+    const r = await run('help', topic);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.length).toBeGreaterThan(200);
+    expect(r.stdout).toBe(page.slice(page.indexOf(heading) + heading.length));
   });
 
   it('chamberctl --help lists the topics', async () => {

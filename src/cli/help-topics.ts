@@ -15,6 +15,7 @@ export const TOPICS: Readonly<Record<string, string>> = {
   'csv-format': 'the CSV file that members import reads',
   'api-versions': 'which API version a command calls',
   offline: 'working on a copy of the directory: sync, serve, snapshots',
+  http: 'how chamberctl talks to a server: timeouts, retries, what it assumes',
 };
 
 /** The lines of `chamberctl --help` that name the topics. */

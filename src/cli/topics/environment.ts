@@ -32,7 +32,7 @@ ones, the lower-case forms win, and \`NO_PROXY\` lists what is reached directly 
 \`.suffix\`, \`host:port\`, \`*\`). A proxy is reached with \`CONNECT\`; one that cannot be
 reached is one error line naming it (its password as \`***\`), exit 1. Without these
 variables requests go straight to the server. \`chamberctl serve\` itself is never behind
-them.
+them. How chamberctl talks to a server otherwise: \`chamberctl help http\`.
 
 Files
 -----

@@ -4,6 +4,7 @@ import { API_VERSIONS_TOPIC } from './api-versions.js';
 import { CSV_FORMAT_TOPIC } from './csv-format.js';
 import { ENVIRONMENT_TOPIC } from './environment.js';
 import { EXIT_CODES_TOPIC } from './exit-codes.js';
+import { HTTP_TOPIC } from './http.js';
 import { OFFLINE_TOPIC } from './offline.js';
 import { OUTPUT_TOPIC } from './output.js';
 
@@ -14,4 +15,5 @@ export const TOPIC_TEXTS: Readonly<Record<string, string>> = {
   'csv-format': CSV_FORMAT_TOPIC,
   'api-versions': API_VERSIONS_TOPIC,
   offline: OFFLINE_TOPIC,
+  http: HTTP_TOPIC,
 };

@@ -38,6 +38,6 @@ server's bytes when piped, so that \`jq\` gets exactly what the server said.
       [5, 'a 422 or a 409, or a 400 naming fields of the body'],
       [130, 'interrupted by Ctrl-C'],
     ],
-    seeAlso: ['help exit-codes', 'help api-versions', 'auth token'],
+    seeAlso: ['help exit-codes', 'help api-versions', 'help http', 'auth token'],
   },
 };

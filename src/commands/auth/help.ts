@@ -84,7 +84,7 @@ profile's credentials went to a server other than its own. Tokens got for a \`--
 of one command are used for that command only, and not saved.
 `,
     examples: ['chamberctl auth status', 'curl -H "Authorization: Bearer $(chamberctl auth token)" http://127.0.0.1:8080/v2/chambers'],
-    seeAlso: ['login', 'profiles'],
+    seeAlso: ['login', 'profiles', 'help http'],
   },
 
   'auth status': {

@@ -14,8 +14,8 @@ export const TOPICS: Readonly<Record<string, string>> = {
   output: 'tables, TSV, JSON and CSV; --json FIELDS; colour',
   'csv-format': 'the CSV file that members import reads',
   'api-versions': 'which API version a command calls',
-  offline: 'working on a copy of the directory: sync, serve, snapshots',
-  http: 'how chamberctl talks to a server: timeouts, retries, what it assumes',
+  offline: 'working on a copy: sync, serve, snapshots',
+  http: 'timeouts, retries and proxies; what chamberctl assumes of a server',
 };
 
 /** The lines of `chamberctl --help` that name the topics. */

@@ -25,5 +25,4 @@ usage error (exit 2) that lists both.
     'chamberctl members import ch_ms2fLiZry7iy3IuE members.csv --report rejected.csv',
     'chamberctl help chambers',
   ],
-  seeAlso: ['help exit-codes', 'help environment'],
 };

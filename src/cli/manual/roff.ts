@@ -135,17 +135,25 @@ export function escape(text: string, code = false): string {
   return s.replace(/[^\x00-\x7f]/gu, (c) => `\\[u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
 }
 
-/** Inline Markdown to roff: `code` (never hyphenated) and **strong** in bold. */
+/**
+ * Inline Markdown to roff: `code` and **strong** in bold. A word with code in it is never
+ * hyphenated, so that a copied option stays whole: `\%` where the word starts (in its
+ * middle, `\%` would mark a place to hyphenate instead).
+ */
 function inline(text: string): string {
-  return text
-    .split(/(`[^`]+`|\*\*[^*]+\*\*)/)
-    .map((part) => {
-      // \\% keeps man from hyphenating it: a copied option stays whole
-      if (/^`[^`]+`$/.test(part)) return `\\%\\fB${escape(part.slice(1, -1), true)}\\fR`;
-      if (/^\*\*[^*]+\*\*$/.test(part)) return `\\fB${escape(part.slice(2, -2))}\\fR`;
-      return escape(part);
-    })
-    .join('');
+  let out = '';
+  for (const part of text.split(/(`[^`]+`|\*\*[^*]+\*\*)/)) {
+    if (/^`[^`]+`$/.test(part)) {
+      const start = out.search(/\S*$/); // the word the code joins, if it follows without a space
+      const guard = out.startsWith('\\%', start) ? '' : '\\%';
+      out = `${out.slice(0, start)}${guard}${out.slice(start)}\\fB${escape(part.slice(1, -1), true).replace(/\s+/g, ' \\%')}\\fR`;
+    } else if (/^\*\*[^*]+\*\*$/.test(part)) {
+      out += `\\fB${escape(part.slice(2, -2))}\\fR`;
+    } else {
+      out += escape(part);
+    }
+  }
+  return out;
 }
 
 /** Writes man(7) source: macros, and text filled into lines of at most 80 bytes. */

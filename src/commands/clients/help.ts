@@ -22,7 +22,8 @@ restart is needed, and every change reaches every instance within 1 s.
   The scope is the one the server gave the token (\`chamberctl auth status\` shows it);
   a cached token that says \`read\` is asked for again first, since the operator may have
   granted \`write\` since. \`members import --dry-run\` and \`sync push --dry-run\` only
-  read. \`chamberctl api -X POST\` sends what it is given.
+  read. \`chamberctl api -X POST\` sends what it is given, and a server whose tokens name
+  no scope is left to answer the POST itself.
 - Ids are 1 to 64 characters of \`A-Z a-z 0-9 . _ - @\`, and never reused: an id that
   exists, revoked or not, cannot be added again.
 - Secrets: \`add\` and \`rotate\` make a secret of 40 random letters and digits and print
@@ -103,7 +104,8 @@ ${TEAM_DB_TEXT}`,
 the lesser of the scope it was issued with and its client's scope now, and an instance
 looks a token up again at most 500 ms after it last did. So \`read\` takes the writes
 from the tokens in use at once, and \`write\` lets the tokens issued from then on write
-(a token issued as \`read\` stays \`read\` until it expires, within the hour). It prints
+(a token issued as \`read\` stays \`read\` until it expires, within the hour; a \`write\`
+token issued before a \`read\` spell writes again). It prints
 \`{"client_id", "scope"}\`. The scope the client has already changes nothing and records
 nothing (exit 0; on a terminal it says so).
 

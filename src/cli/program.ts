@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { restyleCommanderError } from './commander-messages.js';
-import { HELP_TOPICS, helpRequest, topicsHelp } from './help-topics.js';
+import { helpRequest, needsHelpTexts } from './help-topics.js';
 import type { CliContext } from '../core/context.js';
 import { CliError, ExitCode } from '../core/exit-codes.js';
 import { registerApi } from '../commands/api/register.js';
@@ -9,7 +9,6 @@ import { registerChambersCommands } from '../commands/chambers/register.js';
 import { registerEventsCommands } from '../commands/events/register.js';
 import { registerMembersCommands } from '../commands/members/register.js';
 import { registerShellCommands } from '../commands/completion/register.js';
-import { examples } from '../commands/shared/help-text.js';
 import { noteJsonWord } from '../commands/shared/json-fields.js';
 import { registerServe } from '../commands/serve/register.js';
 import { registerSync } from '../commands/sync/register.js';
@@ -62,15 +61,6 @@ export function buildProgram(ctx: CliContext, version: string): Command {
   program.commandsGroup('Shell:');
   registerShellCommands(program, ctx);
   program.helpCommand('help [command]', 'show help for a command');
-  program.addHelpText(
-    'after',
-    examples([
-      'chamberctl serve &                      # a local server with demo data; writes the "local" profile',
-      'chamberctl chambers list --type hq --sort name',
-      'chamberctl members import ch_ms2fLiZry7iy3IuE members.csv --report rejected.csv',
-      'chamberctl help chambers',
-    ]) + topicsHelp(),
-  );
   return program;
 }
 
@@ -81,10 +71,13 @@ export async function run(argv: string[], ctx: CliContext, version: string): Pro
   try {
     const help = helpRequest(argv, program);
     if (help && 'topic' in help) {
-      ctx.stdout.write(HELP_TOPICS[help.topic]!.text);
+      const { TOPIC_TEXTS } = await import('./help-texts.js');
+      ctx.stdout.write(TOPIC_TEXTS[help.topic]!);
       return ExitCode.OK;
     }
     if (help && 'unknown' in help) throw new CliError(help.unknown, ExitCode.USAGE);
+    // the texts of help are loaded only when help may be shown: they are large
+    if (needsHelpTexts(argv, program)) (await import('./help-texts.js')).attachHelpTexts(program);
     // `--json=id,name` (gh's --json FIELDS with =): a flag for commander, the fields aside
     const args = [...(help ? help.argv : argv)];
     const end = args.includes('--') ? args.indexOf('--') : args.length;

@@ -45,12 +45,12 @@ describe('chamberctl config', () => {
     const help = (await cli.run(['config', '--help'])).stdout;
     const setHelp = (await cli.run(['config', 'set', '--help'])).stdout;
     for (const key of ['base-url', 'api-version', 'output', 'prompt']) {
-      expect(help).toMatch(new RegExp(`^ {2}${key} +\\S`, 'm'));
-      expect(setHelp).toMatch(new RegExp(`^ {2}${key} +\\S`, 'm'));
+      expect(help).toMatch(new RegExp(`^ {4}${key} +\\S`, 'm'));
+      expect(setHelp).toMatch(new RegExp(`^ {4}${key} +\\S`, 'm'));
     }
-    expect(help).toMatch(/^ {2}output +auto\|table\|tsv\|json\|csv /m);
-    expect(help).toMatch(/^ {2}client-id +/m);
-    expect(setHelp).not.toMatch(/^ {2}client-id +/m);
+    expect(help).toMatch(/^ {4}output +auto\|table\|tsv\|json\|csv /m);
+    expect(help).toMatch(/^ {4}client-id +/m);
+    expect(setHelp).not.toMatch(/^ {4}client-id +/m);
   });
 
   it('config list on a terminal is an aligned table that names the profile', async () => {

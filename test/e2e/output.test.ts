@@ -176,6 +176,7 @@ describe('start-up', () => {
         const urls = await loaded(args, configDir);
         expect(urls.some((u) => u.startsWith('src/cli/'))).toBe(true); // the log saw our modules
         expect(urls.filter((u) => heavy.test(u)), args.join(' ')).toEqual([]);
+        expect(urls, 'the texts of help were not loaded').toContain('src/cli/help-texts.ts');
       }
     } finally {
       await removeTempDir(configDir);
@@ -195,6 +196,8 @@ describe('start-up', () => {
         // conf and its ajv are needed to write the config file, not to read it
         const slow = /node_modules\/(cli-table3|ora|chalk|@inquirer|string-width|get-east-asian-width|conf|ajv|semver)\/|node_modules\/zod\/v4\/classic\//;
         expect(urls.filter((u) => slow.test(u)), args.join(' ')).toEqual([]);
+        // the texts of help (src/cli/help-texts.ts) are for help only
+        expect(urls.filter((u) => /^src\/(cli\/help-texts|cli\/topics\/|commands\/[^/]+\/help\.ts)/.test(u)), args.join(' ')).toEqual([]);
       }
     } finally {
       await cli.cleanup();

@@ -62,6 +62,13 @@ describe('npm pack', () => {
     expect(files.some((f) => f.startsWith('dist/chunks/'))).toBe(true);
   });
 
+  it('holds every man page that package.json lists in "man" (what npm install -g installs)', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { man: string[] };
+    expect(pkg.man).toEqual(expect.arrayContaining(['man/chamberctl.1', 'man/chamberctl-members-import.1', 'man/chamberctl-help-exit-codes.7']));
+    for (const page of pkg.man) expect(files, `${page} is missing from the package`).toContain(page);
+    expect(files.filter((f) => f.startsWith('man/'))).toEqual([...pkg.man].sort());
+  });
+
   it("holds the API reference page's files (GET /docs), with Swagger UI's licence", () => {
     for (const f of ['dist/docs/swagger-ui-bundle.js', 'dist/docs/swagger-ui.css', 'dist/docs/LICENSE', 'dist/docs/NOTICE']) {
       expect(files, `${f} is missing from the package`).toContain(f);
@@ -69,7 +76,7 @@ describe('npm pack', () => {
   });
 
   it('holds nothing else: no sources, tests, benchmarks, CI or build config', () => {
-    const allowed = /^(package\.json|README\.md|LICENSE|bin\/[^/]+|dist\/cli\.cjs|dist\/build-id|dist\/chunks\/[^/]+\.cjs|dist\/docs\/[^/]+|completions\/[^/]+)$/;
+    const allowed = /^(package\.json|README\.md|LICENSE|bin\/[^/]+|dist\/cli\.cjs|dist\/build-id|dist\/chunks\/[^/]+\.cjs|dist\/docs\/[^/]+|completions\/[^/]+|man\/[^/]+\.[17])$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
     expect(files.filter((f) => /^(src|test|bench|scripts|\.ci|dist\/bench)\/|tsconfig|vitest|\.ts$/.test(f))).toEqual([]);
   });
@@ -129,6 +136,15 @@ describe('the installed tarball', () => {
     const r = await execa(bin(), ['--version'], { env: cleanEnv(), reject: false });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toBe(pkg.version);
+  });
+
+  it("installs its man pages where man finds them: man chamberctl-members-import", async () => {
+    const manDir = join(prefix, 'share', 'man');
+    expect(existsSync(join(manDir, 'man1', 'chamberctl.1')), 'chamberctl.1 was not installed').toBe(true);
+    expect(existsSync(join(manDir, 'man7', 'chamberctl-help-exit-codes.7')), 'the topic pages were not installed').toBe(true);
+    const r = await execa('man', ['-M', manDir, 'chamberctl-members-import'], { env: { ...cleanEnv(), MANWIDTH: '80', PAGER: 'cat', MANPAGER: 'cat' }, reject: false });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^NAME\n\s+chamberctl-members-import - /m);
   });
 
   it('prints the completion scripts it ships', async () => {

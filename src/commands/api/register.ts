@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import type { CliContext, GlobalOptions } from '../../core/context.js';
-import { examples } from '../shared/help-text.js';
 import type { ApiOptions } from './api.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -18,20 +17,6 @@ export function registerApi(program: Command, ctx: CliContext): void {
     .option('-H, --header <name:value>', 'an extra request header', collect, [])
     .option('--paginate', 'follow `page` to the end of a list and print one array of every item')
     .option('-i, --include', 'print the status line and the response headers before the body')
-    .addHelpText(
-      'after',
-      `
-An answer that is not a 2xx is printed too, and the exit status is the one
-\`chamberctl help exit-codes\` gives its status (4 for a 404, 5 for a 422, ...).
-${examples([
-  "chamberctl api '/v2/chambers?filter[type]=hq&sort=name'",
-  'chamberctl api -X GET /v2/chambers -f filter[status]=pending -f per_page=100',
-  'chamberctl api /v2/chambers/ch_ms2fLiZry7iy3IuE/members --paginate | jq length',
-  'chamberctl api /v2/chambers -f name="Ghent Chamber" -f type=hq -f address[street]="1 Quay" -f address[city]=Ghent -f address[country]=BE',
-  'chamberctl api -X POST /v2/chambers/ch_x/members --input member.json -H "Idempotency-Key: 42"',
-  'chamberctl api /v1/chambers/ch_x -i',
-])}`,
-    )
     .action(async (path: string, opts: ApiOptions, cmd: Command) => {
       const { runApi } = await import('./api.js');
       await runApi(path, opts, cmd.optsWithGlobals<GlobalOptions & ApiOptions>(), ctx);

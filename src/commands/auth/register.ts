@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext, GlobalOptions } from '../../core/context.js';
-import { CONFIG_KEYS, configKeysHelp } from '../shared/config-keys.js';
-import { examples } from '../shared/help-text.js';
+import { CONFIG_KEYS } from '../shared/config-keys.js';
 
 /** The command's options merged with the global ones (given before or after the subcommand). */
 const globals = (cmd: Command) => cmd.optsWithGlobals() as GlobalOptions;
@@ -22,19 +21,6 @@ function registerLogin(program: Command, ctx: CliContext): void {
     .option('--client-id <id>', 'API client id (env CHAMBERCTL_CLIENT_ID)')
     .option('--client-secret <secret>', 'API client secret (env CHAMBERCTL_CLIENT_SECRET; visible to other users in `ps`, prefer --client-secret-stdin)')
     .option('--client-secret-stdin', 'read the client secret from stdin')
-    .addHelpText(
-      'after',
-      `
-The global --base-url (default http://127.0.0.1:8080) and --api-version (auto, v1, v2;
-default auto) are saved in the profile; --profile names it. Missing values are prompted
-for on a terminal; without one they must come from options or the environment.
-The credentials are checked with a token request before anything is saved.
-
-Examples:
-  $ chamberctl login --base-url https://directory.example.org --client-id ci
-  $ printf '%s' "$SECRET" | chamberctl login --client-id ci --client-secret-stdin
-  $ CHAMBERCTL_CLIENT_ID=ci CHAMBERCTL_CLIENT_SECRET=... chamberctl login --profile staging`,
-    )
     .action(async (_opts, cmd: Command) => {
       const { runLogin } = await import('./login.js');
       await runLogin(globals(cmd), ctx);
@@ -43,15 +29,6 @@ Examples:
   program
     .command('logout')
     .description("Remove the profile's client secret and cached tokens")
-    .addHelpText(
-      'after',
-      `
-The profile keeps its base URL and client id, so \`chamberctl login\` only asks for the secret.
-
-Examples:
-  $ chamberctl logout
-  $ chamberctl logout --profile staging`,
-    )
     .action(async (_opts, cmd: Command) => {
       const { runLogout } = await import('./logout.js');
       await runLogout(globals(cmd), ctx);
@@ -62,20 +39,10 @@ Examples:
 function registerAuth(program: Command, ctx: CliContext): void {
   const auth = program
     .command('auth')
-    .description('Show the login state or print an access token')
-    .addHelpText('after', examples(['chamberctl auth status', 'curl -H "Authorization: Bearer $(chamberctl auth token)" http://127.0.0.1:8080/v2/chambers']));
+    .description('Show the login state or print an access token');
   auth
     .command('status')
     .description('Show the profile in use: base URL, client id, api-version, cached tokens (never secrets)')
-    .addHelpText(
-      'after',
-      `
-Reads the config only (no request). Exit 3 when the profile has no credentials.
-
-Examples:
-  $ chamberctl auth status
-  $ chamberctl auth status --profile staging --json`,
-    )
     .action(async (_opts, cmd: Command) => {
       const { runAuthStatus } = await import('./status.js');
       await runAuthStatus(globals(cmd), ctx);
@@ -83,16 +50,6 @@ Examples:
   auth
     .command('token')
     .description('Print an access token (cached while valid for over a minute, else a new one)')
-    .addHelpText(
-      'after',
-      `
-The token is for --api-version, else the profile's api-version; "auto" means v2. A token
-only works on the version that issued it.
-
-Examples:
-  $ curl -H "Authorization: Bearer $(chamberctl auth token)" http://127.0.0.1:8080/v2/chambers
-  $ chamberctl auth token --api-version v1`,
-    )
     .action(async (_opts, cmd: Command) => {
       const { runAuthToken } = await import('./token.js');
       await runAuthToken(globals(cmd), ctx);
@@ -103,18 +60,10 @@ Examples:
 function registerProfiles(program: Command, ctx: CliContext): void {
   const profiles = program
     .command('profiles')
-    .description('List, select and remove config profiles')
-    .addHelpText('after', examples(['chamberctl profiles list', 'chamberctl profiles use staging']));
+    .description('List, select and remove config profiles');
   profiles
     .command('list')
     .description('List the profiles; * marks the one commands use')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ chamberctl profiles list
-  $ chamberctl profiles list --json`,
-    )
     .action(async (_opts, cmd: Command) => {
       const { runProfilesList } = await import('./profiles.js');
       await runProfilesList(globals(cmd), ctx);
@@ -123,12 +72,6 @@ Examples:
     .command('use')
     .argument('<name>', 'profile name')
     .description('Make NAME the current profile (--profile and CHAMBERCTL_PROFILE still take precedence)')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ chamberctl profiles use staging`,
-    )
     .action(async (name: string, _opts, cmd: Command) => {
       const { runProfilesUse } = await import('./profiles.js');
       await runProfilesUse(name, globals(cmd), ctx);
@@ -137,12 +80,6 @@ Examples:
     .command('remove')
     .argument('<name>', 'profile name')
     .description('Delete profile NAME with its secret and cached tokens')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ chamberctl profiles remove staging`,
-    )
     .action(async (name: string, _opts, cmd: Command) => {
       const { runProfilesRemove } = await import('./profiles.js');
       await runProfilesRemove(name, globals(cmd), ctx);
@@ -153,23 +90,10 @@ Examples:
 function registerConfig(program: Command, ctx: CliContext): void {
   const config = program
     .command('config')
-    .description("Show or change a profile's settings without logging in again")
-    .addHelpText(
-      'after',
-      `${configKeysHelp(false)}
-The client secret is never shown. --profile picks the profile (else the current one).
-${examples([
-  'chamberctl config list',
-  'chamberctl config set api-version auto',
-  'chamberctl config set output csv',
-  'chamberctl config set prompt disabled',
-  'chamberctl config set base-url https://directory.example.org --profile staging',
-])}`,
-    );
+    .description("Show or change a profile's settings without logging in again");
   config
     .command('list')
     .description("Show every setting of the profile")
-    .addHelpText('after', examples(['chamberctl config list', 'chamberctl config list --json --profile staging']))
     .action(async (_opts, cmd: Command) => {
       const { runConfigList } = await import('./config.js');
       await runConfigList(globals(cmd), ctx);
@@ -178,7 +102,6 @@ ${examples([
     .command('get')
     .argument('<key>', CONFIG_KEYS.map((k) => k.key).join(', '))
     .description('Print one setting of the profile')
-    .addHelpText('after', examples(['chamberctl config get base-url', 'curl "$(chamberctl config get base-url)/v2/openapi.json"']))
     .action(async (key: string, _opts, cmd: Command) => {
       const { runConfigGet } = await import('./config.js');
       await runConfigGet(key, globals(cmd), ctx);
@@ -188,12 +111,6 @@ ${examples([
     .argument('<key>', CONFIG_KEYS.filter((k) => k.settable).map((k) => k.key).join(', '))
     .argument('<value>', 'the new value')
     .description('Change one setting of the profile; the credentials stay')
-    .addHelpText(
-      'after',
-      `${configKeysHelp(true)}
-Changing base-url removes the tokens cached for the old server.
-${examples(['chamberctl config set api-version auto', 'chamberctl config set output csv', 'chamberctl config set base-url http://127.0.0.1:9090'])}`,
-    )
     .action(async (key: string, value: string, _opts, cmd: Command) => {
       const { runConfigSet } = await import('./config.js');
       await runConfigSet(key, value, globals(cmd), ctx);

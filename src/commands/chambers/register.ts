@@ -1,7 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../../core/context.js';
 import { CHOICES } from '../shared/choices.js';
-import { examples } from '../shared/help-text.js';
 import { CHAMBER_FIELDS, CHAMBER_INCLUDES } from '../../contract/values.js';
 import { addJsonFields } from '../shared/json-fields.js';
 import { addPaging, globalsOf } from '../shared/list-options.js';
@@ -11,8 +10,7 @@ import { CHANGE_VERBS, refuseVerbs } from '../shared/not-in-interface.js';
 export function registerChambersCommands(program: Command, ctx: CliContext): void {
   const chambers = program
     .command('chambers')
-    .description('List, show and create chambers')
-    .addHelpText('after', examples(['chamberctl chambers list --type hq', 'chamberctl chambers get ch_ms2fLiZry7iy3IuE']));
+    .description('List, show and create chambers');
 
   addJsonFields(
     addPaging(
@@ -26,16 +24,6 @@ export function registerChambersCommands(program: Command, ctx: CliContext): voi
     CHAMBER_FIELDS,
     'a chamber',
   )
-    .addHelpText(
-      'after',
-      examples([
-        'chamberctl chambers list',
-        'chamberctl chambers list --type hq --status active --sort -created_at',
-        'chamberctl chambers list --all --json | jq -r \'.[] | select(.address.country == "DE") | .name\'',
-        'chamberctl chambers list --all | cut -f1,2       # TSV when piped: id, name, ...',
-        'chamberctl chambers list --json id,name          # only these fields, as gh --json',
-      ]),
-    )
     .action(async (opts, cmd: Command) => {
       const { runChambersList } = await import('./list.js');
       await runChambersList(opts, globalsOf(cmd), ctx);
@@ -45,14 +33,6 @@ export function registerChambersCommands(program: Command, ctx: CliContext): voi
     .description('Show one chamber, optionally with its members and events')
     .argument('<id>', 'chamber id')
     .option('--include <relations>', 'embed related resources: members, events or members,events (v2)')
-    .addHelpText(
-      'after',
-      examples([
-        'chamberctl chambers get ch_8f3k2a',
-        'chamberctl chambers get ch_8f3k2a --include members,events',
-        'chamberctl chambers get ch_8f3k2a --json | jq .address',
-      ]),
-    )
     .action(async (id: string, opts, cmd: Command) => {
       const { runChambersGet } = await import('./get.js');
       await runChambersGet(id, opts, globalsOf(cmd), ctx);
@@ -68,14 +48,6 @@ export function registerChambersCommands(program: Command, ctx: CliContext): voi
     .option('--city <city>', 'city (required)')
     .option('--postal-code <code>', 'postal code')
     .option('--country <cc>', 'ISO 3166-1 alpha-2 country code, e.g. DE (required)')
-    .addHelpText(
-      'after',
-      examples([
-        'chamberctl chambers create --name "Berlin Chamber" --type hq --street "Unter den Linden 1" --city Berlin --postal-code 10117 --country DE',
-        'chamberctl chambers create --name "Potsdam Office" --type subsidiary --hq-id ch_8f3k2a --street "Am Kanal 2" --city Potsdam --country DE',
-        'id=$(chamberctl chambers create ... --json | jq -r .id)',
-      ]),
-    )
     .action(async (opts, cmd: Command) => {
       const { runChambersCreate } = await import('./create.js');
       await runChambersCreate(opts, globalsOf(cmd), ctx);

@@ -8,19 +8,6 @@ export function registerShellCommands(program: Command, ctx: CliContext): void {
     .command('completion')
     .description('Print the shell completion script for bash, zsh or fish')
     .addArgument(new Argument('<shell>', 'shell to complete for').choices(SHELLS))
-    .addHelpText(
-      'after',
-      `
-The script completes commands, options, allowed values, profile names and CSV file names
-by asking \`chamberctl __complete\`, so it never needs regenerating after an upgrade.
-The same scripts ship in the package's completions/ directory.
-
-Examples:
-  $ chamberctl completion bash > ~/.local/share/bash-completion/completions/chamberctl
-  $ chamberctl completion zsh > ~/.zfunc/_chamberctl     # a directory on $fpath, before compinit
-  $ chamberctl completion fish > ~/.config/fish/completions/chamberctl.fish
-  $ source <(chamberctl completion bash)                  # this shell only`,
-    )
     .action(async (shell: Shell) => {
       const { runCompletion } = await import('./completion.js');
       runCompletion(shell, ctx);

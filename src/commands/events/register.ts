@@ -1,7 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../../core/context.js';
 import { CHOICES } from '../shared/choices.js';
-import { examples } from '../shared/help-text.js';
 import { EVENT_FIELDS } from '../../contract/values.js';
 import { addJsonFields } from '../shared/json-fields.js';
 import { addPaging, globalsOf } from '../shared/list-options.js';
@@ -11,8 +10,7 @@ import { CHANGE_VERBS, refuseVerbs } from '../shared/not-in-interface.js';
 export function registerEventsCommands(program: Command, ctx: CliContext): void {
   const events = program
     .command('events')
-    .description("List a chamber's events")
-    .addHelpText('after', examples(['chamberctl events list ch_ms2fLiZry7iy3IuE --status upcoming']));
+    .description("List a chamber's events");
 
   addJsonFields(
     addPaging(
@@ -27,14 +25,6 @@ export function registerEventsCommands(program: Command, ctx: CliContext): void 
     EVENT_FIELDS,
     'an event',
   )
-    .addHelpText(
-      'after',
-      examples([
-        'chamberctl events list ch_8f3k2a',
-        'chamberctl events list ch_8f3k2a --status upcoming --from 2026-03-01 --to 2026-03-31',
-        "chamberctl events list ch_8f3k2a --all --json | jq -r '.[] | [.starts_at, .title] | @tsv'",
-      ]),
-    )
     .action(async (chamberId: string, opts, cmd: Command) => {
       const { runEventsList } = await import('./list.js');
       await runEventsList(chamberId, opts, globalsOf(cmd), ctx);

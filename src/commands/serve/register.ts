@@ -78,17 +78,6 @@ export function registerServe(program: Command, ctx: CliContext): void {
       ]),
     )
     .option('--overwrite-profile', "take over the profile (--profile, default local) even if it belongs to another server's database")
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ chamberctl serve                          # http://127.0.0.1:8080, demo data
-  $ chamberctl serve --port 0 --db :memory:   # throwaway server on a free port
-  $ CHAMBERCTL_CLIENT_SECRET="$SECRET" chamberctl serve --db ./dir.db --seed none --client-id ci
-  $ chamberctl serve --db ~/copy.db --port 8181 --profile offline   # a second server, with a profile of its own
-  $ chamberctl serve --db ./copy.db --seed directory.snapshot   # a new database loaded from a snapshot
-  $ CHAMBERCTL_DB=postgres://chamber@db.internal/directory PGPASSWORD=… chamberctl serve --host 0.0.0.0 --client-id app --client-secret-file /run/secrets/app`,
-    )
     .action(async (opts: ServeOptions, cmd: Command) => {
       const { runServe } = await import('./serve.js');
       await runServe(opts, ctx, cmd.optsWithGlobals());

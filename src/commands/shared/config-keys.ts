@@ -23,10 +23,13 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { key: 'logged-in', settable: false, help: 'shown only; true after login, false after logout' },
 ];
 
-/** The `Settings:` block of `config --help` and `config set --help`, within 80 columns. */
+/**
+ * The `Settings:` block of the help of `config` and `config set` (a block indented 4 spaces,
+ * as manual text has it: src/commands/shared/command-help.ts).
+ */
 export function configKeysHelp(onlySettable: boolean): string {
   const keys = CONFIG_KEYS.filter((k) => k.settable || !onlySettable);
   const width = Math.max(...keys.map((k) => k.key.length)) + 2;
-  const lines = keys.map((k) => `  ${k.key.padEnd(width)}${k.values ? `${k.values.join('|')}  ` : ''}${k.help}`);
-  return `\nSettings${onlySettable ? ' that config set changes' : ''}:\n${lines.join('\n')}\n`;
+  const lines = keys.map((k) => `    ${k.key.padEnd(width)}${k.values ? `${k.values.join('|')}  ` : ''}${k.help}`);
+  return `Settings${onlySettable ? ' that config set changes' : ''}:\n\n${lines.join('\n')}\n`;
 }

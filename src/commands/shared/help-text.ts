@@ -9,3 +9,4 @@ export const examples = (lines: string[]) => `\nExamples:\n${lines.map((l) => ` 
 export const dbHelp = (what: string, memory = false) =>
   `${what}: a SQLite file${memory ? ', :memory: for a throwaway one,' : ''} or postgres://… (default: $CHAMBERCTL_DB, else the database of serve in the user data directory)`;
 export const TEAM_DB_HELP = dbHelp('the database of serve');
+

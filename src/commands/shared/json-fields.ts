@@ -19,7 +19,8 @@ export function addJsonFields(cmd: Command, fields: readonly string[], what: str
   FIELDS_OF.set(cmd, fields);
   return cmd
     .allowExcessArguments()
-    .addHelpText('after', `\nJSON fields (--json FIELDS, comma-separated): ${fields.join(', ')}\n`)
+    // commander ends each text with a line break
+    .addHelpText('after', `\nJSON fields (--json FIELDS, comma-separated): ${fields.join(', ')}`)
     .hook('preAction', (_self, action) => takeJsonFields(action, fields, what));
 }
 

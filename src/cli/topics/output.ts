@@ -1,0 +1,121 @@
+// `chamberctl help output`: how chamberctl prints what it got, and --json FIELDS.
+import { csvColumns, tsvColumns } from '../../commands/shared/list-help.js';
+
+/** The columns of each list, one item a list: `- chambers list: \`id\`, \`name\`, ...` */
+const columnsOfLists = (columns: (kind: 'chamber' | 'member' | 'event') => string[]) =>
+  (['chamber', 'member', 'event'] as const).map((kind) => `- ${kind}s list: ${columns(kind).map((c) => `\`${c}\``).join(', ')}`).join('\n');
+
+export const OUTPUT_TOPIC = `chamberctl picks the output from where stdout goes:
+
+    stdout           without --json                      with --json
+    a terminal       aligned table (lists), label and    indented JSON
+                     value (get, create, add)
+    a pipe or file   tab-separated values, no header     compact JSON
+
+\`--format table|tsv|json|csv\` on a list says which, whatever stdout is (\`--json\` is
+\`--format json\`; asking for both with different formats is a usage error), and a
+profile's \`output\` setting (\`chamberctl config set output csv\`) does for the lists of
+that profile when neither is given.
+
+Tables
+------
+
+Tables fit the terminal's width and give the room to what a person reads: names, titles,
+e-mail addresses, the city. The other columns join as the terminal widens, the most
+useful first (chambers: LOCATION, then CREATED, then HQ; members: MEMBERSHIP, then
+JOINED, then PHONE; events: LOCATION), each only while the names keep a readable width
+(36 columns for chamber names and event titles, 24 for member names, 28 for e-mail
+addresses, 16 for a location, or their whole length if shorter). With the demo data,
+\`chambers list\` shows ID, NAME, TYPE and STATUS at 80 columns, LOCATION from 100,
+CREATED from 120 and HQ from 160. On a narrow terminal an event's span gives way to its
+start, then to its day, before a title is cut; then names, e-mail addresses, titles and
+places are cut in the middle (\`Antwerp Busin…Ghent Branch\`, so that subsidiaries that
+share their HQ's name stay told apart). Ids and statuses are never cut. \`--wide\` shows
+every column uncut (the terminal may wrap). Widths are measured as the terminal draws
+them: East Asian characters, flags and joined emoji line up.
+
+Lists show days (\`2026-11-22\`), a single record the time (\`2026-11-22 14:05 UTC\`); all
+times are UTC, so every machine shows the same. An event's span is shortened while it
+stays clear: \`2026-03-05 18:00–20:00\`, \`2026-03-05 18:00 – 03-07 12:00\`. A chamber's
+location is \`city, country\`. Under a page a line on stderr says where you are
+(\`page 1 of 12 (234 chambers) — use --page 2 or --all\`), whenever stderr is a terminal,
+so that \`... --json | jq\` in a terminal also says it got one page. With \`--all\`, the
+columns are laid out from the first page (a longer value on a later page is cut).
+\`chambers get --include\` shows the first 10 members and events as small tables and says
+how many more there are.
+
+TSV
+---
+
+Piped, without \`--json\`: one line per item, fields separated by a tab, no header, no
+colour, nothing on stderr unless there is an error; for \`cut\`, \`awk\`, \`sort\` and
+\`while read\`. An absent value is an empty field. Inside a value \`\\\` is written \`\\\\\`,
+a tab \`\\t\`, a newline \`\\n\` and a carriage return \`\\r\`, so a row is always one line.
+Times are the API's ISO 8601 strings. The column order is stable: new columns only ever
+come last.
+
+${columnsOfLists(tsvColumns)}
+
+\`get\`, \`create\` and \`add\` print one \`field<TAB>value\` line per field, with the API's
+field names (a chamber's address as \`street\`, \`postal_code\`, \`city\`, \`country\`);
+with \`--include\`, each embedded item adds a line \`member<TAB>\` or \`event<TAB>\` and its
+row as in the lists.
+
+JSON
+----
+
+\`--json\` prints exactly the API's objects on stdout and nothing else: a list prints a
+JSON array of its items (with \`--all\`, one array of every item, written as the pages
+arrive), \`get\`, \`create\` and \`add\` print the object. On a terminal it is indented and
+highlighted unless \`--no-color\` or \`NO_COLOR\`. Errors still go to stderr, and the exit
+status tells success from failure, so \`set -o pipefail\` pipelines work.
+
+Selecting fields: --json FIELDS
+-------------------------------
+
+On the commands that print records (\`chambers list|get|create\`, \`members
+list|get|add\`, \`events list\`, \`clients\`, \`audit\`), a comma list of field names right
+after \`--json\` prints only those fields of each object, in that order (a field the
+server left out is null), as gh does; \`--json=FIELDS\` is the same. Each command's help
+lists its fields, and an unknown field is a usage error (exit 2) that lists them.
+
+\`--json\` alone stays the flag scripts use, wherever it stands:
+\`chamberctl members list --json ch_8f3k2a\` lists that chamber's members as full JSON. The
+word after \`--json\` is read as fields only where it could be nothing else: when the
+command line has one word more than the command takes, and that word is the one right
+after \`--json\`. Any other extra word is the usage error \`too many arguments for 'list':
+...; to select fields of the JSON, put them right after --json: --json id,name\`. Before
+the command's name (\`chamberctl --json id,name chambers list\`) no fields are taken.
+There is no \`--jq\`: no pure-JavaScript jq implements the language well enough, and a
+partial one would answer some filters differently from jq; pipe \`--json\` to jq instead.
+
+CSV out and back in
+-------------------
+
+\`--format csv\`, on every list: a header row, then RFC 4180 records (CRLF line ends,
+fields quoted when they hold a comma, a quote or a line break, an absent value empty),
+written page by page with \`--all\`. The members' columns start with the ones \`members
+import\` reads, so an export imports back unchanged into another chamber (the import
+ignores the other columns, in a warning and in its summary's \`ignored_columns\`).
+
+${columnsOfLists(csvColumns)}
+
+Values are written exactly as they are, one that starts with \`=\`, \`+\`, \`-\` or \`@\`
+included: the CSV is data for \`members import\` and scripts, and the round trip must give
+back what was stored, so chamberctl does not prefix such values with \`'\` as some
+exporters do against spreadsheet formula injection. Before opening in a spreadsheet an
+export of names you did not type yourself, import it as text (LibreOffice: "Format quoted
+field as text"; Excel: Data, From Text/CSV, the columns as Text).
+
+Colour, spinner
+---------------
+
+Colour appears only on a terminal, decided for stdout and stderr apart, and never with
+\`--no-color\`, \`NO_COLOR\` set to anything, or \`TERM=dumb\`; \`FORCE_COLOR\` does not make a
+pipe colourful. Statuses are coloured (active and upcoming green, pending yellow,
+inactive and past dim, canceled red), headers bold. A request that takes longer than 250
+ms shows a spinner on stderr, only when stderr is a terminal and not with \`--verbose\`;
+while a slow or busy server is retried it says so:
+\`Loading chambers: retrying (2/4) after 503…\` (the attempt about to be made, of at most
+4, and what caused it).
+`;

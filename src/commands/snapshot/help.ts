@@ -1,0 +1,83 @@
+// The help of snapshot export|import (src/commands/shared/command-help.ts says how it is used).
+import type { HelpOf } from '../shared/command-help.js';
+
+const SNAPSHOT_DB = `\`--db\` is as for \`serve\`: a SQLite file or a \`postgres://\` URL; by default
+\`$CHAMBERCTL_DB\`, else the database \`serve\` uses.
+`;
+
+export const SNAPSHOT_HELP: HelpOf = {
+  snapshot: {
+    description: `A snapshot is a whole directory (chambers, members and events, with every field their
+source sent) in one versioned JSON Lines file, described in docs/snapshot-format.md: for
+backups, to hand a data set to a colleague or a CI job, or to move a directory between
+SQLite and PostgreSQL (export from one, import into the other: it arrives whole, and
+exporting it again gives the same bytes). \`chamberctl serve --seed FILE\` starts a new
+database from one.
+
+Never in a snapshot: API clients, tokens, the audit trail, local changes, sync state,
+Idempotency-Key answers. So moving a directory moves no access: add the clients to the
+new database again.
+
+${SNAPSHOT_DB}`,
+    examples: ['chamberctl snapshot export directory.snapshot', 'chamberctl snapshot import directory.snapshot --db ./copy.db'],
+    seeAlso: ['serve', 'help offline'],
+  },
+
+  'snapshot export': {
+    description: `Writes FILE (created with mode 0600, written to a temporary file beside it and renamed
+when complete), or stdout when FILE is absent or \`-\`. It reads one consistent view,
+even while a server writes, in chunks: memory stays flat however large the directory.
+A one-line summary goes to stderr. Exporting never creates a database.
+
+${SNAPSHOT_DB}`,
+    examples: [
+      'chamberctl snapshot export directory.snapshot              # the database serve uses',
+      'chamberctl snapshot export --db ./dir.db | gzip > dir.snapshot.gz',
+      'chamberctl snapshot export --db postgres://chamber@db.internal/directory | gzip > directory.snapshot.gz',
+    ],
+    exitCodes: [
+      [0, 'the snapshot was written'],
+      [1, 'the file or the database cannot be read or written'],
+      [2, 'a usage error: a `--db` URL of another scheme'],
+      [4, 'the `--db` file does not exist (`error: no database at PATH`; nothing is created)'],
+    ],
+    seeAlso: ['snapshot import'],
+  },
+
+  'snapshot import': {
+    description: `Loads FILE (\`-\` reads stdin) all or nothing: every line is checked with the contract's
+rules, references (\`hq_id\`, \`chamber_id\`) and the one-member-per-address rule are
+checked, and the first problem stops it with its line named and the database left as it
+was:
+
+    error: dir.snapshot: line 301: member: status must be one of: active, inactive, pending; nothing was imported
+
+Without \`--replace\`, ids already in the database are refused. \`--replace\` first empties
+the chambers, members, events, local changes and sync state (API clients, tokens and the
+audit trail stay). Local changes not pushed yet are never dropped silently: on a terminal
+\`--replace\` asks first, naming how many; elsewhere it refuses (exit 2) unless \`--yes\`.
+A summary goes to stderr; \`--json\` prints \`{"chambers":N,"members":N,"events":N}\` on
+stdout.
+
+A load is fast because, inside its one transaction, SQLite's secondary indexes and count
+triggers are dropped and rebuilt before it commits (readers of a running server see the
+old data until then); on PostgreSQL the foreign keys and count triggers are switched off
+inside the transaction, which locks those tables: other instances' requests wait for the
+import to finish.
+
+${SNAPSHOT_DB}`,
+    examples: [
+      'chamberctl snapshot import directory.snapshot --db ./copy.db',
+      'chamberctl snapshot import directory.snapshot --db postgres://chamber@db.internal/directory',
+      'gunzip -c directory.snapshot.gz | chamberctl snapshot import - --replace --json',
+    ],
+    exitCodes: [
+      [0, 'the snapshot was loaded'],
+      [1, 'the file or the database cannot be read or written; no to the question of `--replace`'],
+      [2, 'a usage error; `--replace` over local changes not pushed yet without a terminal and without `--yes`'],
+      [5, 'the file was refused: a bad line, a bad reference, an id already in the database; nothing was imported'],
+      [130, 'interrupted by Ctrl-C (at the question too); nothing was imported'],
+    ],
+    seeAlso: ['snapshot export', 'serve', 'sync status'],
+  },
+};

@@ -60,7 +60,7 @@ function namesBodyFields(fields: FieldErrors, url: string): boolean {
   return Object.keys(fields).some((key) => !isQuery(key));
 }
 
-/** Maps a non-2xx answer to the exit codes of README.md#exit-codes. */
+/** Maps a non-2xx answer to the exit codes of docs/manual/help-exit-codes.md. */
 export function errorFromResponse(res: FailedResponse): CliError {
   const { message, fields } = serverMessage(res.json);
   const details = fieldLines(fields);

@@ -162,5 +162,5 @@ export async function sendPaginated(
   }
 }
 
-/** The exit code README.md#exit-codes gives an answer's status (0 for a 2xx). */
+/** The exit code docs/manual/help-exit-codes.md gives an answer's status (0 for a 2xx). */
 export const exitCodeFor = (res: HttpResponse): number => (res.status >= 200 && res.status < 300 ? ExitCode.OK : errorFromResponse(res).exitCode);

@@ -102,7 +102,7 @@ export interface TokenProviderOptions {
  * version, requested once however many requests wait for it (the in-flight promise is shared).
  *
  * A server may revoke a token before its hour is up, any number of times in a long command
- * (README.md#tokens): a 401 for a token that had worked gets a new token, every time. Only
+ * (docs/guides/profiles-and-auth.md#tokens): a 401 for a token that had worked gets a new token, every time. Only
  * a token refused before it ever worked, right after it was issued, ends the command, so a
  * wrong setup fails fast and never loops.
  */

@@ -18,7 +18,7 @@ export type MemberCreateBody = z.input<typeof MemberCreate>;
 
 /**
  * One call per endpoint of the interface. Implementations handle tokens, retries and error mapping:
- * a failed call rejects with a CliError carrying the exit code of README.md#exit-codes (401 → 3,
+ * a failed call rejects with a CliError carrying the exit code of docs/manual/help-exit-codes.md (401 → 3,
  * 404 → 4, 409/422 → 5, 400 → 2, network/5xx → 1) and the server's field messages.
  */
 export interface DirectoryApi {

@@ -2,7 +2,7 @@ import type { ApiVersion } from '../contract/enums.js';
 import { usageError } from '../core/exit-codes.js';
 
 /**
- * Picks the API version of one call (README.md#which-api-version-is-called):
+ * Picks the API version of one call (docs/manual/help-api-versions.md):
  * - `auto`: plain reads that v1 serves go to v1 (the stable version); a call that needs a
  *   v2 feature (a filter, sort, include, create, add, events) goes to v2;
  * - `v2`: always v2;

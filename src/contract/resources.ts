@@ -145,7 +145,7 @@ export type MemberCreate = z.output<typeof MemberCreate>;
 // ---------------------------------------------------------------- resources as returned
 
 // Returned records may carry fields this project does not know: a copy made by `sync pull` serves
-// every field the remote returned (README.md#working-offline), so the documents leave them open.
+// every field the remote returned (docs/guides/working-offline.md#what-sync-pull-copies), so the documents leave them open.
 // The fields this project knows hold what the server guarantees: the same schemas check a
 // snapshot's records before they are loaded and a remote's answers (so `sync pull`) before they are
 // used, so nothing that breaks them reaches the database a server serves.

@@ -1,4 +1,4 @@
-// The allowed values of the interface (the interface document, README.md#resources), as plain
+// The allowed values of the interface (the interface document, docs/server-behaviour.md#resources), as plain
 // arrays: no zod here, so the CLI's --help, its choices and shell completion can read them
 // without loading zod (test/e2e/output.test.ts checks what --help loads). enums.ts builds the
 // server's zod enums from them, and the OpenAPI documents come from those enums: one list

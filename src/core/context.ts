@@ -68,7 +68,7 @@ export function processContext(): CliContext {
 }
 
 /**
- * The global options (README.md#configuration-and-environment-variables), as commander hands them
+ * The global options (docs/manual/help-environment.md), as commander hands them
  * to every command (optsWithGlobals).
  */
 export interface GlobalOptions {

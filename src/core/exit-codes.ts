@@ -1,4 +1,4 @@
-/** Exit codes that scripts depend on (README.md#exit-codes, `chamberctl help exit-codes`). */
+/** Exit codes that scripts depend on (docs/manual/help-exit-codes.md, `chamberctl help exit-codes`). */
 export const ExitCode = {
   OK: 0,
   FAILURE: 1,

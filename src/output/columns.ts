@@ -46,7 +46,7 @@ export { CHAMBER_FIELDS, CHAMBER_INCLUDES, EVENT_FIELDS, MEMBER_FIELDS } from '.
 /** `Berlin, DE` */
 export const cityCountry = (c: Chamber) => [c.address?.city, c.address?.country].filter(Boolean).join(', ');
 
-// TSV column orders are part of the interface for scripts (README "Output"): append only.
+// TSV column orders are part of the interface for scripts (docs/manual/help-output.md): append only.
 export const chamberView: ResourceView<Chamber> = {
   noun: ['chamber', 'chambers'],
   fields: CHAMBER_FIELDS,

@@ -67,7 +67,7 @@ const indent = (text: string) => text.replace(/^/gm, '  ');
  * RFC 4180: CRLF after every record, quotes where needed; null is an empty field. A field
  * with any line break is quoted: csv-stringify quotes the record delimiter (CRLF) of its
  * own accord, but not a lone LF or CR, which would end the record early for any reader.
- * Values are written exactly as they are, a leading `=` included (README, "Output": a CSV
+ * Values are written exactly as they are, a leading `=` included (docs/manual/help-output.md: a CSV
  * of chamberctl is data, for `members import` and scripts, not a spreadsheet's formulas).
  * csv-stringify is loaded only by a CSV list, not on every list's start-up.
  */

@@ -3,7 +3,7 @@ import { usageError } from '../core/exit-codes.js';
 
 /**
  * How a command prints, decided once from the streams, the environment and the flags:
- * - `json`  with --json: exactly the JSON of README.md#output-table-tsv-or-json on stdout only;
+ * - `json`  with --json: exactly the JSON of docs/manual/help-output.md on stdout only;
  * - `table` when stdout is a terminal: aligned columns fitted to its width;
  * - `tsv`   otherwise (a pipe or a file): tab-separated rows, no header, like gh;
  * - `csv`   with --format csv (lists): a header and RFC 4180 rows.

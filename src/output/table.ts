@@ -28,7 +28,7 @@ const totalWidth = (widths: readonly number[]) =>
   widths.reduce((a, b) => a + b, 0) + GAP * Math.max(0, widths.length - 1);
 
 /**
- * Fits a table into `available` terminal columns (README, "Tables"), giving the space to
+ * Fits a table into `available` terminal columns (docs/manual/help-output.md), giving the space to
  * what a person reads (names, titles, e-mail, city):
  * 1. the columns that are not `optional` are always shown; the optional ones join, the
  *    most useful first (highest `optional`), while everything still fits with each

@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { TokenFailure } from './metrics.js';
 
-/** Where and how `serve` logs (README.md#logs). */
+/** Where and how `serve` logs (docs/operations/shared-deployment.md#logs). */
 export interface LogSettings {
   /** stderr in `serve`; anything with write() in tests. */
   destination: { write(line: string): unknown };
@@ -37,7 +37,7 @@ declare module 'fastify' {
 }
 
 /**
- * Why a request was refused, as its log line's `reason` says (README, "Logs"): at the token
+ * Why a request was refused, as its log line's `reason` says (docs/operations/shared-deployment.md#logs): at the token
  * endpoint, the reasons `/metrics` counts (unknown_client, wrong_secret, revoked_client,
  * rate_limited) and an HTTP Basic header that does not decode; on a bearer token, its 401s
  * and the 403 of a read token on a write.

@@ -7,7 +7,7 @@ export type TokenFailure = 'unknown_client' | 'wrong_secret' | 'revoked_client' 
 const TOKEN_FAILURES: TokenFailure[] = ['unknown_client', 'wrong_secret', 'revoked_client', 'rate_limited'];
 
 /**
- * `serve --metrics`: GET /metrics in the Prometheus text format (README.md#metrics). A registry
+ * `serve --metrics`: GET /metrics in the Prometheus text format (docs/operations/shared-deployment.md#metrics). A registry
  * of this server's own, not prom-client's global one, so two servers in one process (tests)
  * count apart. Off by default: the route is not registered, and /metrics is a 404 like any
  * unknown path.

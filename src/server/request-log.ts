@@ -4,7 +4,7 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 const PROBES = new Set(['/healthz', '/livez']);
 
 /**
- * A line per request (README.md#logs), written when it is answered and holding the request,
+ * A line per request (docs/operations/shared-deployment.md#logs), written when it is answered and holding the request,
  * its status and its time, instead of Fastify's two (incoming, completed); and who made it
  * (`client_id`, when known) and, for a refusal or a 503, why (`reason`). A refused request
  * (refuse(): a 401, 403 or 429 of authentication) is a warning, written even with --quiet;

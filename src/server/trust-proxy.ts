@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * What `serve --trust-proxy` gives Fastify's `trustProxy` (README, "Shared deployment"): which
+ * What `serve --trust-proxy` gives Fastify's `trustProxy` (docs/operations/shared-deployment.md#operating-it): which
  * peers may say, in `X-Forwarded-For`, whom they forward for. It decides `request.ip`, the
  * client address of the log lines, of the audit records and of the token endpoint's failure
  * limit. False (the default): the peer's own address, whatever the headers say.

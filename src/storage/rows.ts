@@ -26,7 +26,7 @@ const EVENT_OBJECT = `json_object('id', id, 'chamber_id', chamber_id, 'title', t
 
 // A record pulled from another server, or loaded from a snapshot, is served as its source
 // sent it (`raw`) when that differs from what the columns give: fields this project does
-// not know are kept (README, "Working offline").
+// not know are kept (docs/guides/working-offline.md).
 export const CHAMBER_JSON = `coalesce(raw, ${CHAMBER_OBJECT})`;
 export const MEMBER_JSON = `coalesce(raw, ${MEMBER_OBJECT})`;
 /**

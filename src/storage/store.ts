@@ -72,7 +72,7 @@ export interface StoredAnswer {
 
 /**
  * last_used_at is written at most once per this long per client
- * (README.md#team-access-chamberctl-clients-and-audit).
+ * (docs/guides/team-access.md#listing-clients).
  */
 export const CLIENT_USE_RESOLUTION_MS = 60_000;
 
@@ -162,7 +162,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**
  * One audit record, as `audit --json` prints it
- * (README.md#team-access-chamberctl-clients-and-audit: this order).
+ * (docs/manual/chamberctl-audit.md: this order).
  */
 export interface AuditRecord {
   at: string;

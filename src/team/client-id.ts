@@ -1,6 +1,6 @@
 import { usageError } from '../core/exit-codes.js';
 
-/** What an API client's id may be (README, "Team access"): it goes in URLs, logs and scripts as it is. */
+/** What an API client's id may be (docs/guides/team-access.md): it goes in URLs, logs and scripts as it is. */
 export const CLIENT_ID_RULE = '1 to 64 characters of A-Z a-z 0-9 . _ - @';
 
 const CLIENT_ID = /^[A-Za-z0-9._@-]{1,64}$/;

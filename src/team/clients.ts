@@ -3,7 +3,7 @@ import { hashSecret } from '../server/auth/secrets.js';
 import { randomAlphanumeric } from '../storage/ids.js';
 import type { AuditFilter, AuditRecord, ClientRecord, DirectoryStore, Scope } from '../storage/store.js';
 
-// The work of `chamberctl clients` and `audit` (README, "Team access"): each change and its
+// The work of `chamberctl clients` and `audit` (docs/guides/team-access.md): each change and its
 // audit record are one transaction of the storage's, the record naming the `operator` who made
 // it (user@host). A secret is generated here, printed once by the command, and reaches the
 // database only as its scrypt hash.

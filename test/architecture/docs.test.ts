@@ -102,47 +102,8 @@ const readRepoFile = (file: string): string | undefined => {
   return statSync(path).isDirectory() ? '' : read(file);
 };
 
-/**
- * The manual (docs/manual/) is generated from the commands on a branch of its own (issue 36,
- * items 1-3). Until it is here, a link into it must at least have the form of its pages:
- * README.md (the index), chamberctl[-NOUN[-VERB]].md, help-TOPIC.md; once it is, the link must
- * name a page and heading that exist, like any other.
- */
-const MANUAL = 'docs/manual';
-const MANUAL_PAGE = /^docs\/manual\/(README|chamberctl(?:-[a-z]+)*|help-[a-z]+(?:-[a-z]+)*)\.md$/;
-const manualPending = () => !existsSync(join(ROOT, MANUAL, 'README.md'));
-const readWithManual = (file: string): string | undefined => {
-  const text = readRepoFile(file);
-  if (text !== undefined || !file.startsWith(`${MANUAL}/`) || !manualPending()) return text;
-  return MANUAL_PAGE.test(file) ? '' : undefined;
-};
-function brokenOrPending(from: string, target: string): string | undefined {
-  const broken = brokenLink(from, target, readWithManual);
-  const file = normalize(join(dirname(from), target.split('#')[0]!));
-  // a heading of a manual page that is not here yet cannot be checked: no anchors into it until then
-  if (broken === undefined && file.startsWith(`${MANUAL}/`) && manualPending() && target.includes('#')) return `${from}: ${target}: an anchor in the manual, which is not here yet`;
-  return broken;
-}
-
-/**
- * README.md's sections that moved out of it (issue 36, item 5), as src/ still cites them: a
- * citation of one of these is checked at its new home. src/ is repointed by hand; an entry
- * that nothing cites any more must go.
- */
-const MOVED: Record<string, string> = {
-  'README.md#logs': 'docs/operations/shared-deployment.md#logs',
-  'README.md#metrics': 'docs/operations/shared-deployment.md#metrics',
-  'README.md#shared-deployment-several-instances-on-postgresql': 'docs/operations/shared-deployment.md',
-  'README.md#resources': 'docs/server-behaviour.md#resources',
-  'README.md#lists': 'docs/server-behaviour.md#lists',
-  'README.md#working-offline': 'docs/guides/working-offline.md',
-  'README.md#team-access-chamberctl-clients-and-audit': 'docs/guides/team-access.md',
-  'README.md#tokens': 'docs/guides/profiles-and-auth.md#tokens',
-  'README.md#which-api-version-is-called': 'docs/manual/help-api-versions.md',
-  'README.md#exit-codes': 'docs/manual/help-exit-codes.md',
-  'README.md#output-table-tsv-or-json': 'docs/manual/help-output.md',
-  'README.md#configuration-and-environment-variables': 'docs/manual/help-environment.md',
-};
+/** A link's problem, or undefined: the file and the heading it names exist. */
+const broken = (from: string, target: string) => brokenLink(from, target, readRepoFile);
 
 /** README.md and every page under docs/ but the generated manual. */
 const MARKDOWN = examplePages(ROOT);
@@ -162,7 +123,7 @@ describe('the docs a clone can open', () => {
     expect(MARKDOWN).toEqual(expect.arrayContaining(['README.md', 'docs/server-behaviour.md', 'docs/guides/team-access.md', 'docs/operations/serve.md']));
     const links = MARKDOWN.flatMap((from) => relativeLinks(read(from)).map((target) => [from, target] as const));
     expect(links.length).toBeGreaterThan(50);
-    expect(links.map(([from, target]) => brokenOrPending(from, target)).filter(Boolean)).toEqual([]);
+    expect(links.map(([from, target]) => broken(from, target)).filter(Boolean)).toEqual([]);
   });
 
   it('every README.md#… or docs/….md#… cited in src/ and test/ names a heading that exists', () => {
@@ -172,10 +133,7 @@ describe('the docs a clone can open', () => {
       return [...text.matchAll(/\b((?:docs\/[\w./-]+?|README)\.md)#([\w-]+)/g)].map((m) => [file, `${m[1]}#${m[2]}`] as const);
     });
     expect(cited.length).toBeGreaterThan(50);
-    const moved = (file: string, target: string) => (file.startsWith('src/') ? (MOVED[target] ?? target) : target);
-    expect(cited.map(([file, target]) => brokenOrPending('x.md', moved(file, target))?.replace('x.md', file)).filter(Boolean)).toEqual([]);
-    const stale = Object.keys(MOVED).filter((old) => !cited.some(([file, target]) => file.startsWith('src/') && target === old));
-    expect(stale, 'no longer cited in src/: remove from MOVED').toEqual([]);
+    expect(cited.map(([file, target]) => broken('x.md', target)?.replace('x.md', file)).filter(Boolean)).toEqual([]);
   });
 
   it('marks every ```console block of README.md and docs/ to run or not to run, with the reason', () => {
@@ -198,8 +156,6 @@ describe('the docs a clone can open', () => {
     expect(brokenLink('docs/p.md', '#tokens', readFake)).toBeUndefined();
     expect(brokenLink('docs/p.md', '#token', readFake)).toBe('docs/p.md: #token: no heading #token in docs/p.md');
     expect(brokenLink('README.md', 'docs/q.md', readFake)).toBe('README.md: docs/q.md: no file docs/q.md');
-    expect(['docs/manual/README.md', 'docs/manual/chamberctl-members-import.md', 'docs/manual/help-exit-codes.md'].every((f) => MANUAL_PAGE.test(f))).toBe(true);
-    expect(['docs/manual/members-import.md', 'docs/manual/chamberctl_members.md', 'docs/manual/help.md'].some((f) => MANUAL_PAGE.test(f))).toBe(false);
     expect(consoleBlocks('p.md', '<!-- example: a (no server) -->\n```console\n$ echo a \\\n  b\na b\n```\n```console\n$ true\n```\n')).toMatchObject([
       { kind: 'example', session: 'a', noServer: true, steps: [{ command: 'echo a \\\n  b', output: ['a b'] }] },
       { kind: 'unmarked' },

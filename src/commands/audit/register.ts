@@ -5,7 +5,7 @@ import { addJsonFields } from '../shared/json-fields.js';
 import { AUDIT_FIELDS } from './fields.js';
 import type { AuditOptions } from './audit.js';
 
-/** `audit` (README, "Team access"): the server's record of accepted writes and client changes. */
+/** `audit` (docs/guides/team-access.md): the server's record of accepted writes and client changes. */
 export function registerAuditCommand(program: Command, ctx: CliContext): void {
   addJsonFields(program.command('audit'), AUDIT_FIELDS, 'an audit record')
     .description("Show serve's record of accepted writes and client changes, newest first")

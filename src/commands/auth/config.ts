@@ -33,7 +33,7 @@ const SETTABLE = {
     },
   },
   output: {
-    // `auto`: table on a terminal, TSV in a pipe (README, "Output")
+    // `auto`: table on a terminal, TSV in a pipe (docs/manual/help-output.md)
     read: (p: Profile) => p.output ?? 'auto',
     write: (p: Profile, v: string): Profile => {
       if (!(OUTPUT_VALUES as readonly string[]).includes(v)) throw usageError(`output must be one of: ${OUTPUT_VALUES.join(', ')}, not "${v}"`);

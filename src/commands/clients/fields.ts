@@ -1,4 +1,4 @@
-// What each `clients` command's --json prints (README.md#team-access-chamberctl-clients-and-audit);
+// What each `clients` command's --json prints (docs/manual/chamberctl-clients-list.md);
 // `--json FIELDS` picks among them. Plain lists, so that registration (the help, the check,
 // completion) loads no work.
 export const CLIENT_FIELDS = ['client_id', 'scope', 'created_at', 'last_used_at', 'revoked_at', 'old_secret_valid_until'] as const;

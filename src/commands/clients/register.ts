@@ -6,7 +6,7 @@ import { addJsonFields } from '../shared/json-fields.js';
 import { ADDED_FIELDS, CLIENT_FIELDS, EDITED_FIELDS, REVOKED_FIELDS, ROTATED_FIELDS } from './fields.js';
 import type { ClientsOptions } from './clients.js';
 
-/** `clients add|list|edit|rotate|revoke` (README, "Team access"): on the database itself, as `sync status` works. */
+/** `clients add|list|edit|rotate|revoke` (docs/guides/team-access.md): on the database itself, as `sync status` works. */
 export function registerClientsCommands(program: Command, ctx: CliContext): void {
   const clients = program
     .command('clients')

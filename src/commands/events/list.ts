@@ -23,7 +23,7 @@ export interface EventsListRequest {
 }
 
 /**
- * --from/--to select the events that overlap the window (README.md#lists); a bare date means
+ * --from/--to select the events that overlap the window (docs/server-behaviour.md#lists); a bare date means
  * the whole day, so `--from 2026-03-01 --to 2026-03-01` is that day. They are sent in UTC.
  */
 export function parseEventsList(chamberId: string, opts: EventsListOptions, globals: Pick<GlobalOptions, 'apiVersion'>): EventsListRequest {

@@ -3,7 +3,7 @@ import type { CliContext, GlobalOptions } from '../../core/context.js';
 import { dbHelp } from '../shared/help-text.js';
 import type { SyncOptions } from './sync.js';
 
-/** `sync pull|status|push|discard` (README, "Working offline"). */
+/** `sync pull|status|push|discard` (docs/guides/working-offline.md). */
 export function registerSync(program: Command, ctx: CliContext): void {
   const sync = program
     .command('sync')

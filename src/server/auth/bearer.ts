@@ -20,7 +20,7 @@ import { tokenHash } from './secrets.js';
 // instance did it and on either backend (docs/server-behaviour.md#tokens). A re-check rather than
 // PostgreSQL's LISTEN/NOTIFY: it holds for SQLite too (`chamberctl clients revoke` runs in another
 // process), needs no connection outside --pool-size, and costs one indexed lookup per token in use
-// per RECHECK_MS (README, "What the token check costs"). Bounded: emptied when it grows past
+// per RECHECK_MS (docs/performance.md#what-the-token-check-costs-team-access). Bounded: emptied when it grows past
 // MAX_CACHED.
 export const RECHECK_MS = 500;
 const MAX_CACHED = 10_000;

@@ -1,7 +1,7 @@
 import { CLIENT_USE_RESOLUTION_MS } from '../../storage/store.js';
 import type { ServerDeps } from '../deps.js';
 
-// A client's last_used_at (README, "Team access") is written at most once a minute: each
+// A client's last_used_at (docs/guides/team-access.md) is written at most once a minute: each
 // instance asks the database to write it at most once a minute per client, and the
 // database writes it only when the stored time is a minute old, so several instances
 // together still write it once a minute. Never awaited by a request, never fails one.

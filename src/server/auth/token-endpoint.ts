@@ -156,7 +156,7 @@ function parseScope(raw: string | undefined): Scope[] | undefined | null {
 
 /**
  * Whether `secret` is a client's id: an unknown client id sent with it is then most likely
- * that client's secret, the two swapped, and is not logged as a client id (README, "Logs").
+ * that client's secret, the two swapped, and is not logged as a client id (docs/operations/shared-deployment.md#logs).
  */
 async function isClientId(deps: ServerDeps, secret: string): Promise<boolean> {
   if (!/^[A-Za-z0-9._@-]{1,64}$/.test(secret)) return false;

@@ -60,7 +60,7 @@ export function registerMemberRoutes(app: FastifyInstance, version: ApiVersion, 
     });
   });
 
-  // Not in the interface document: makes the Location of a new member resolvable (README).
+  // Not in the interface document: makes the Location of a new member resolvable (docs/server-behaviour.md#extensions).
   app.get<{ Params: { id: string; member_id: string } }>('/chambers/:id/members/:member_id', { onRequest }, async (request, reply) => {
     const member = await deps.store.getMember(request.params.id, request.params.member_id);
     if (!member) return sendError(reply, 404, `member ${JSON.stringify(request.params.member_id)} was not found in chamber ${JSON.stringify(request.params.id)}`);

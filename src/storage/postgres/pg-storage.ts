@@ -125,7 +125,7 @@ export class PgStorage implements DirectoryStore {
 
   static async open(url: string, opts: PgStorageOptions = {}): Promise<PgStorage> {
     // --pool-size bounds every connection the instance opens
-    // (README.md#shared-deployment-several-instances-on-postgresql)
+    // (docs/operations/shared-deployment.md#operating-it)
     const pool = new PgPool(url, { max: opts.poolSize ?? 10, bulk: opts.bulk, onQuery: opts.onQuery });
     try {
       await migratePostgres(pool);

@@ -5,7 +5,7 @@ import type { PoolStats } from '../store.js';
 /**
  * The connections of one instance to PostgreSQL: one node-postgres Pool, whose `max` bounds every
  * connection the instance opens, whatever for
- * (README.md#shared-deployment-several-instances-on-postgresql), and the bounds that keep a request
+ * (docs/operations/shared-deployment.md#operating-it), and the bounds that keep a request
  * from waiting on a database that is down, refusing, resetting or silent. The only module that
  * talks to node-postgres directly.
  *

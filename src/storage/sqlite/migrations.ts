@@ -136,7 +136,7 @@ const MIGRATIONS: string[] = [
   `
   CREATE INDEX events_by_live_start ON events (chamber_id, status = 'canceled', starts_at, id);
   `,
-  // 3: offline work (README, "Working offline") and Idempotency-Key
+  // 3: offline work (docs/guides/working-offline.md) and Idempotency-Key
   // (docs/server-behaviour.md#idempotency).
   // - raw: a record as its source sent it (JSON), when that differs from what the columns
   //   give (fields this project does not know, another key order); served back as it is.
@@ -184,7 +184,7 @@ const MIGRATIONS: string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_ms);
   `,
-  // 4: team access (README, "Team access"). A client holds a scope and may be revoked; a
+  // 4: team access (docs/guides/team-access.md). A client holds a scope and may be revoked; a
   // rotated secret's old hash works until old_secret_valid_until; last_used_at is written at
   // most once a minute. A token carries the scope it was granted. The audit trail records
   // every accepted write over HTTP and every client change, in the change's transaction.
@@ -209,7 +209,7 @@ const MIGRATIONS: string[] = [
   CREATE INDEX audit_by_at ON audit (at, seq);
   CREATE INDEX audit_by_client ON audit (client_id, at, seq);
   `,
-  // 5: who made a client change, and what it set (README, "Team access"): `operator` is the
+  // 5: who made a client change, and what it set (docs/guides/team-access.md): `operator` is the
   // user@host of the `chamberctl clients` (or `serve --client-id`) that made it; `detail` the
   // scope of client.add and client.scope, the grace of client.rotate. Null for the writes
   // over HTTP, and for the records made before this step.

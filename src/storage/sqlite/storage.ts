@@ -71,7 +71,7 @@ export class Storage {
    * `cacheMiB` bounds SQLite's memory: the page cache and the memory map of the file each
    * get that many MiB. Without it: a 64 MiB page cache and a map of up to 1 GiB, so that
    * a list request on a large database costs no read() calls, which otherwise dominate
-   * (bench:server); the mapped pages count in the process's RSS (README, "Memory").
+   * (bench:server); the mapped pages count in the process's RSS (docs/operations/serve.md#memory).
    * `mmapMiB` sets the map alone (0: none).
    */
   constructor(path: string, opts: { cacheMiB?: number; mmapMiB?: number; keepDeferredIndexes?: boolean } = {}) {

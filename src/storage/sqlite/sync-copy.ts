@@ -6,7 +6,7 @@ import { eventOf, rawUnlessCanonical } from '../rows.js';
 import { deferListIndexes, restoreDeferredIndexes } from './deferred-indexes.js';
 import type { Storage } from './storage.js';
 
-// The SQL of offline work (README, "Working offline") on a SQLite copy: what `sync pull`
+// The SQL of offline work (docs/guides/working-offline.md) on a SQLite copy: what `sync pull`
 // writes, what `sync push` and `sync status` read and rewrite. Records keep their source's
 // ids; `synced_run` names the pull that last saw a record (NULL: made here, not yet pushed).
 //

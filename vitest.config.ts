@@ -1,16 +1,20 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // Which run this is: `npm test` (SQLite), its second run on PostgreSQL, the real-shell
-// completion tests (`npm run test:shells`, which need bash, zsh and fish installed), or the
+// completion tests (`npm run test:shells`, which need bash, zsh and fish installed), the
+// single executable's smoke suite (`npm run test:binary`, which builds it first), or the
 // inner loop (`npm run test:unit`: no PostgreSQL, no browser, no built binary or serve process).
 const run = process.env.CHAMBERCTL_TEST_SHELLS
   ? 'shells'
-  : process.env.CHAMBERCTL_TEST_UNIT
+  : process.env.CHAMBERCTL_TEST_BINARY
+    ? 'binary'
+    : process.env.CHAMBERCTL_TEST_UNIT
     ? 'unit'
     : process.env.CHAMBERCTL_TEST_BACKEND === 'postgres'
       ? 'postgres'
       : 'sqlite';
 const SHELL_TESTS = 'test/completion/shells.test.ts';
+const BINARY_TESTS = 'test/binary/**';
 // Tests of a shared deployment, always on PostgreSQL whatever the pass: run once, in its pass.
 const POSTGRES_ONLY = ['test/e2e/outage.test.ts', 'test/e2e/shared-deployment.test.ts'];
 // Run once, in the SQLite pass: the docs' examples, whose pages show the default (SQLite) database.
@@ -32,11 +36,11 @@ const NOT_UNIT = [
 
 export default defineConfig({
   test: {
-    include: run === 'shells' ? [SHELL_TESTS] : ['test/**/*.test.ts'],
+    include: run === 'shells' ? [SHELL_TESTS] : run === 'binary' ? [BINARY_TESTS] : ['test/**/*.test.ts'],
     exclude:
-      run === 'shells'
+      run === 'shells' || run === 'binary'
         ? configDefaults.exclude
-        : [...configDefaults.exclude, SHELL_TESTS, ...(run === 'sqlite' || run === 'unit' ? POSTGRES_ONLY : []), ...(run === 'postgres' ? SQLITE_ONLY : []), ...(run === 'unit' ? NOT_UNIT : [])],
+        : [...configDefaults.exclude, SHELL_TESTS, BINARY_TESTS, ...(run === 'sqlite' || run === 'unit' ? POSTGRES_ONLY : []), ...(run === 'postgres' ? SQLITE_ONLY : []), ...(run === 'unit' ? NOT_UNIT : [])],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

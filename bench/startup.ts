@@ -11,18 +11,23 @@
 // the command itself adds to the request it makes), printed as a PASS or MISS line.
 // It measures the runtime it runs on (process.execPath), named in the first line; for
 // another one: scripts/runtimes.sh run 24.21.0 npm run bench:startup.
+// When the single executable has been built (npm run build:binary), its --version and
+// chambers list are measured beside `node bin/chamberctl.js`'s, against the same `node -e 0`;
+// it holds Node 26.10.0, so the two compare like for like under
+// scripts/runtimes.sh run 26.10.0 npm run bench:startup.
 // Each command runs WARMUP times, then RUNS times, interleaved so that noise spreads evenly.
 // Options: --runs N (default 20), --warmup N (default 3), --strict (exit 1 when a target is
 // missed), --clean-env (run with only PATH and HOME instead of this shell's environment;
 // e.g. NODE_EXTRA_CA_CERTS makes every node start load certificates, which raises the floor).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'chamberctl.js');
+const BINARY = join(ROOT, 'dist', 'bin', 'chamberctl');
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
   const i = args.indexOf(name);
@@ -71,11 +76,12 @@ function startServer(): Promise<string> {
   });
 }
 
-function runOnce(argv: string[]): number {
+/** Runs `command argv` (node by default) once; its wall time in ms. */
+function runOnce(argv: string[], command = process.execPath): number {
   const started = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, argv, { cwd: ROOT, env: cliEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(command, argv, { cwd: ROOT, env: cliEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (r.status !== 0) throw new Error(`node ${argv.join(' ')} failed (${r.status}):\n${r.stderr}`);
+  if (r.status !== 0) throw new Error(`${command} ${argv.join(' ')} failed (${r.status}):\n${r.stderr}`);
   return ms;
 }
 
@@ -92,17 +98,31 @@ const token = spawnSync(process.execPath, [BIN, 'auth', 'token', '--api-version'
 Object.assign(cliEnv, { FLOOR_URL: `${baseUrl}/v1/chambers?page=1`, FLOOR_TOKEN: token, FLOOR_CACHE_DIR: join(dir, 'floor-cache') });
 const FLOORS = join(ROOT, 'dist', 'bench', 'floor');
 
-const cases: Array<{ name: string; argv: string[]; target?: number }> = [
+const cases: Array<{ name: string; argv: string[]; command?: string; target?: number }> = [
   { name: 'node -e 0', argv: ['-e', '0'] },
   { name: 'chamberctl --version', argv: [BIN, '--version'], target: 1.15 },
   { name: 'chamberctl chambers list', argv: [BIN, 'chambers', 'list'], target: 1.6 },
   { name: 'floor: GET, node:http', argv: [join(FLOORS, 'http-get.cjs')] },
   { name: 'floor: GET, undici', argv: [join(FLOORS, 'run-undici-get.cjs')] },
 ];
+// The single executable, when built from this build of dist/ (dist/build-id, a hash of the
+// bundle's files, is one of its assets).
+const buildId = readFileSync(join(ROOT, 'dist', 'build-id'), 'utf8').trim();
+const binaryState = !existsSync(BINARY)
+  ? 'not built (npm run build:binary, then run this again to measure it too)'
+  : !readFileSync(BINARY).includes(buildId)
+    ? 'built from another dist/ (npm run build:binary again); not measured'
+    : 'measured';
+if (binaryState === 'measured') {
+  cases.push(
+    { name: 'binary --version', argv: ['--version'], command: BINARY },
+    { name: 'binary chambers list', argv: ['chambers', 'list'], command: BINARY },
+  );
+}
 // the warm-up also caches the v1 token, so the measured runs reuse it
-for (let i = 0; i < WARMUP; i++) for (const c of cases) runOnce(c.argv);
+for (let i = 0; i < WARMUP; i++) for (const c of cases) runOnce(c.argv, c.command);
 const times = cases.map(() => [] as number[]);
-for (let i = 0; i < RUNS; i++) cases.forEach((c, j) => times[j]!.push(runOnce(c.argv)));
+for (let i = 0; i < RUNS; i++) cases.forEach((c, j) => times[j]!.push(runOnce(c.argv, c.command)));
 
 const floor = median(times[0]!);
 let missed = 0;
@@ -121,6 +141,7 @@ console.log(
   '  (floors: the request of `chambers list` alone, with node:http and nothing else, and through the\n' +
     "   CLI's undici code loaded as the CLI loads it; a command can be no quicker than its floor)",
 );
+console.log(`  (the single executable, dist/bin/chamberctl, Node 26.10.0 inside: ${binaryState})`);
 // The command against its undici floor: what the CLI adds to the request it makes.
 const UNDICI_FLOOR_TARGET = 1.25;
 const medianOf = (name: string) => median(times[cases.findIndex((c) => c.name === name)]!);

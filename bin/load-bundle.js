@@ -30,49 +30,6 @@ const { crc32 } = require('node:zlib');
 
 const MAGIC = 0x43433801; // "CC8" + format version 1
 
-/** Commands that talk HTTP through undici (kept in step with each src/commands/NOUN/register.ts). */
-const HTTP_COMMANDS = new Set(['chambers', 'members', 'events', 'login', 'auth', 'api', 'sync']);
-/** Global options that take a value as the next word (src/cli/program.ts). */
-const VALUE_OPTIONS = new Set(['--profile', '--api-version', '--base-url', '--format', '-o']);
-
-/**
- * The first word that names a command, skipping global options and their values: decides
- * whether this run will talk HTTP (a guess that is wrong costs time, never correctness).
- */
-function commandOf(args) {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--') return undefined;
-    if (VALUE_OPTIONS.has(a)) i++;
-    else if (!a.startsWith('-')) return a;
-  }
-  return undefined;
-}
-
-/**
- * Node 20 only. undici parses HTTP with llhttp compiled to WebAssembly, and Node 20's V8
- * optimises that code on background threads that node waits for at exit. The baseline
- * compiler (Liftoff) is plenty for a CLI's answers, so an HTTP command turns the optimising
- * tier off: measured on Node 20.20 (20 runs, 2026-11-26), `chambers list` 146 ms instead of
- * 225 ms (inherited environment) and 107 instead of 185 ms (clean), its undici floor 121
- * instead of 213 ms and 76 instead of 156 ms. Changing a V8 flag makes node's own compiled
- * built-ins unusable for the modules loaded afterwards, so the built-ins such a command
- * needs are loaded first; and V8 accepts code cache data only under the flags it was made
- * with, so each setting has cache data of its own.
- *
- * On Node 22, 24 and 26 node does not wait for that optimisation, and the flag only costs:
- * without it `chambers list` took 15-17 ms less on 22.23, 12-26 ms less on 24.21 and 9-17 ms
- * less on 26.10 (same runs), so the flag is set on Node 20 alone.
- */
-const LIFTOFF_FOR_HTTP = Number(process.versions.node.split('.')[0]) < 22;
-
-function prepareForHttp() {
-  for (const m of ['net', 'tls', 'http', 'http2', 'crypto', 'dns', 'stream', 'diagnostics_channel', 'perf_hooks', 'timers/promises', 'worker_threads', 'util/types']) {
-    require(`node:${m}`);
-  }
-  require('node:v8').setFlagsFromString('--liftoff-only');
-}
-
 function defaultCacheDir(env) {
   const home = os.homedir();
   if (process.platform === 'darwin') return path.join(home, 'Library', 'Caches', 'chamberctl');
@@ -80,18 +37,21 @@ function defaultCacheDir(env) {
   return path.join(env.XDG_CACHE_HOME || path.join(home, '.cache'), 'chamberctl');
 }
 
-/** The cache folder of this build and flag setting, or undefined when there is none to use. */
-function cacheFolder(distDir, variant, env) {
+/** The bundle's files on disk (dist/); the single executable reads them from its assets instead. */
+const diskFiles = { read: (filename) => fs.readFileSync(filename, 'utf8') };
+
+/** The cache folder of this build and runtime, or undefined when there is none to use. */
+function cacheFolder(distDir, env, files) {
   if (env.CHAMBERCTL_NO_CODE_CACHE && env.CHAMBERCTL_NO_CODE_CACHE !== '0') return undefined;
   let buildId;
   try {
-    buildId = fs.readFileSync(path.join(distDir, 'build-id'), 'utf8').trim();
+    buildId = files.read(path.join(distDir, 'build-id')).trim();
   } catch {
     return undefined;
   }
   if (!/^[0-9a-f]{16,64}$/.test(buildId)) return undefined;
   const root = path.join(env.CHAMBERCTL_CACHE_DIR || defaultCacheDir(env), 'code-cache');
-  return { root, buildId, dir: path.join(root, `${buildId}-${variant}-${process.version}`) };
+  return { root, buildId, dir: path.join(root, `${buildId}-${process.version}`) };
 }
 
 function readCacheData(file) {
@@ -164,14 +124,13 @@ function pruneOldBuilds(cache) {
 }
 
 /**
- * Runs the bundle's entry file. `args` are the command's arguments; `env` the environment.
+ * Runs the bundle's entry file (which reads its arguments from process.argv; `args` is kept
+ * for the callers that pass them); `env` the environment; `files` where the bundle's files
+ * are read (`read(filename)` their text).
  */
-function run(entry, args, env = process.env) {
+function run(entry, args, env = process.env, files = diskFiles) {
   const distDir = path.dirname(entry);
-  // the V8 flag setting of this run, which names its cache folder
-  const variant = LIFTOFF_FOR_HTTP && HTTP_COMMANDS.has(commandOf(args)) ? 'http' : 'plain';
-  if (variant === 'http') prepareForHttp();
-  const cache = cacheFolder(distDir, variant, env);
+  const cache = cacheFolder(distDir, env, files);
   const loadLog = env.CHAMBERCTL_DEBUG_LOADS;
   const modules = new Map();
   const unsaved = [];
@@ -182,7 +141,7 @@ function run(entry, args, env = process.env) {
     const module = { exports: {}, filename, id: filename, loaded: false };
     modules.set(filename, module);
     if (loadLog) fs.appendFileSync(loadLog, `${filename}\n`);
-    const source = fs.readFileSync(filename, 'utf8');
+    const source = files.read(filename);
     const cacheFile = cache && path.join(cache.dir, `${path.basename(filename)}.v8`);
     const cachedData = cacheFile && readCacheData(cacheFile);
     const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
@@ -191,7 +150,7 @@ function run(entry, args, env = process.env) {
     });
     if (cacheFile && (!cachedData || script.cachedDataRejected)) unsaved.push({ cacheFile, script });
     const outside = createRequire(filename);
-    // Our own files (relative .cjs paths) load here; node built-ins and better-sqlite3 through node.
+    // Our own files (relative .cjs paths) load here; node's built-ins through node.
     const localRequire = (id) => {
       if ((id.startsWith('./') || id.startsWith('../')) && id.endsWith('.cjs')) return load(path.resolve(path.dirname(filename), id));
       if (loadLog && !isBuiltin(id)) fs.appendFileSync(loadLog, `${outside.resolve(id)}\n`);
@@ -231,4 +190,4 @@ function run(entry, args, env = process.env) {
   }
 }
 
-module.exports = { run, commandOf, readCacheData, LIFTOFF_FOR_HTTP };
+module.exports = { run, readCacheData };

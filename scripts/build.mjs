@@ -5,7 +5,7 @@
 // import lazily. esbuild splits only ES modules, so the split output is then turned into
 // CommonJS, file by file (a dynamic import() becomes a deferred require()): that is what
 // lets bin/load-bundle.js compile each file with V8's code cache (vm.Script cachedData),
-// which Node 20 offers for scripts but not for ES modules.
+// which Node offers for scripts but not for ES modules.
 //
 // The benchmarks (npm run bench:*): ES modules under dist/bench/, one per bench/*.ts.
 import { build, transform } from 'esbuild';
@@ -15,7 +15,9 @@ import { dirname } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-rmSync('dist', { recursive: true, force: true }); // no stale chunks from earlier builds
+// No stale chunks from earlier builds. The single executable (dist/bin/, npm run build:binary)
+// stays: it is built only on demand, and bench:startup tells by its build id whether it holds this build.
+for (const entry of existsSync('dist') ? readdirSync('dist') : []) if (entry !== 'bin') rmSync(`dist/${entry}`, { recursive: true, force: true });
 
 /**
  * undici's cookie helpers read `globalThis.Headers` as they load, only so that
@@ -47,13 +49,12 @@ const common = {
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
-  // Every JavaScript dependency is bundled: resolving and loading hundreds of small module
-  // files dominated start-up, and an installed package then depends on better-sqlite3 alone
-  // (a global install resolves dependencies afresh, ignoring our lockfile and overrides, and
-  // could pull a transitive version that needs Node 22). The native SQLite binding stays
-  // external, and so does the bench-only autocannon.
-  external: ['better-sqlite3', 'autocannon'],
+  target: 'node22', // the oldest in `engines`: 22.16
+  // Every dependency is bundled: resolving and loading hundreds of small module files
+  // dominated start-up, and an installed package then depends on nothing (a global install
+  // resolves dependencies afresh, ignoring our lockfile and overrides); SQLite is node's own,
+  // node:sqlite. Only the bench-only autocannon stays external.
+  external: ['autocannon'],
   sourcemap: false,
   define: { __CHAMBERCTL_VERSION__: JSON.stringify(pkg.version) },
   logLevel: 'warning',
@@ -73,7 +74,7 @@ const cli = await build({
 await writeWithBuildId(cli.outputFiles, 'dist', async (text) => {
   // esbuild's own ES module → CommonJS conversion; bundled CommonJS dependencies call the
   // real require() for node built-ins once they run as CommonJS.
-  const { code } = await transform(text, { format: 'cjs', platform: 'node', target: 'node20', loader: 'js' });
+  const { code } = await transform(text, { format: 'cjs', platform: 'node', target: 'node22', loader: 'js' });
   // transform() leaves import() alone; between our own files it becomes a deferred require().
   return code.replace(/\bimport\((["'])(\.{1,2}\/[\w./-]+\.cjs)\1\)/g, 'Promise.resolve().then(() => require($1$2$1))');
 });

@@ -15,7 +15,7 @@ const bundle = await build({
   bundle: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   write: false,
   logLevel: 'warning',
 });

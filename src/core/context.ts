@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { getAsset, isSea } from 'node:sea';
 import { COPY_WORKER_ARG, type CopyWorkerSpawn } from './copy-worker-spawn.js';
 
 /** A writable stream that may be a terminal. */
@@ -31,6 +32,16 @@ export interface CliContext {
   operator?: string;
 }
 
+/**
+ * This program again, with the argument src/cli/main.ts answers as a copy's worker:
+ * bin/chamberctl.js, or in the single executable its entry script, kept among its assets
+ * (scripts/build-binary.mjs) since there is no file to name.
+ */
+function copyWorkerSpawn(): { copyWorker?: CopyWorkerSpawn } {
+  if (isSea()) return { copyWorker: { script: getAsset('sea-main.cjs', 'utf8'), eval: true, argv: [COPY_WORKER_ARG] } };
+  return process.argv[1] ? { copyWorker: { script: process.argv[1], argv: [COPY_WORKER_ARG] } } : {};
+}
+
 export function processContext(): CliContext {
   // A reader that stops early (`chamberctl --help | head -1`) closes the pipe: the output has
   // simply ended, as with any Unix tool. Without a listener node would crash with EPIPE.
@@ -45,8 +56,7 @@ export function processContext(): CliContext {
     stdin: process.stdin,
     env: process.env,
     now: () => new Date(),
-    // bin/chamberctl.js again, with the argument src/cli/main.ts answers as a copy's worker
-    ...(process.argv[1] ? { copyWorker: { script: process.argv[1], argv: [COPY_WORKER_ARG] } } : {}),
+    ...copyWorkerSpawn(),
     onSignal(handler) {
       // Some dependencies (when-exit, via conf's atomic writes) answer a signal by raising
       // it again at once; a repeat within 250 ms is that echo, not a second Ctrl-C.

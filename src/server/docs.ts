@@ -1,7 +1,4 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readPackageFile } from '../files/package-file.js';
 import type { FastifyInstance } from 'fastify';
 import { API_VERSIONS, type ApiVersion } from '../contract/index.js';
 import { sendError } from './errors.js';
@@ -64,20 +61,6 @@ function page(version: ApiVersion): string {
 `;
 }
 
-/** dist/docs/, looked up from this module (src/server/ under the tests, dist/chunks/ once bundled). */
-function assetsDir(): string | undefined {
-  let dir = dirname(typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
-    for (const candidate of [join(dir, 'docs'), join(dir, 'dist', 'docs')]) {
-      if (existsSync(join(candidate, 'swagger-ui-bundle.js'))) return candidate;
-    }
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return undefined;
-}
-
 /**
  * The page's policy: its own scripts only, requests only to this server and to the public
  * URL the documents name (their `servers`, where "try it" sends requests).
@@ -99,7 +82,6 @@ function contentSecurityPolicy(publicUrl: string): string {
 
 export function registerDocs(app: FastifyInstance, publicUrl: () => string): void {
   const cache = new Map<string, Buffer>();
-  const dir = assetsDir();
 
   for (const version of [undefined, ...API_VERSIONS]) {
     const path = version ? `/docs/${version}` : '/docs';
@@ -119,9 +101,9 @@ export function registerDocs(app: FastifyInstance, publicUrl: () => string): voi
     if (file === 'page.css') return reply.type('text/css; charset=utf-8').send(PAGE_CSS);
     const type = ASSETS[file];
     if (!type) return sendError(reply, 404, `no such file: /docs/assets/${file}`);
-    if (!dir) return sendError(reply, 500, 'the API reference page is missing from this installation (dist/docs/; npm run build)');
-    let body = cache.get(file);
-    if (!body) cache.set(file, (body = await readFile(join(dir, file))));
+    let body = cache.get(file) ?? readPackageFile(`dist/docs/${file}`);
+    if (!body) return sendError(reply, 500, 'the API reference page is missing from this installation (dist/docs/; npm run build)');
+    cache.set(file, body);
     return reply.type(type).header('X-Content-Type-Options', 'nosniff').header('Cache-Control', 'public, max-age=3600').send(body);
   });
   methodNotAllowed(app, '/docs/assets/:file', ['GET']);

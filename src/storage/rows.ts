@@ -32,9 +32,18 @@ export const MEMBER_JSON = `coalesce(raw, ${MEMBER_OBJECT})`;
 /**
  * An event's status is judged when it is read (docs/server-behaviour.md#statuses): `canceled` as
  * stored, else `upcoming` until it ends and `past` after. Its first two parameters are that moment
- * (better-sqlite3 does not bind one numbered parameter twice).
+ * (two `?`, each bound by position, as every parameter of these statements).
  */
 export const EVENT_JSON = `CASE WHEN raw IS NULL THEN ${EVENT_OBJECT} ELSE json_set(raw, '$.status', ${EVENT_STATUS}) END`;
+
+/**
+ * A row's values in the order of its *_COLUMNS, for the statements of SQLite that insert it:
+ * node:sqlite binds by position in less than half the time it takes by name (`@id`): an
+ * insert of 11 values took 1.4-1.8 µs of CPU against 3.7-4.2 µs (docs/performance.md).
+ */
+export const chamberValues = (r: ChamberRow) => [r.id, r.name, r.type, r.hq_id, r.status, r.street, r.city, r.postal_code, r.country, r.created_at] as const;
+export const memberValues = (m: Member) => [m.id, m.chamber_id, m.name, m.email, m.phone, m.membership_type, m.status, m.joined_at] as const;
+export const eventValues = (e: Event) => [e.id, e.chamber_id, e.title, e.status, e.starts_at, e.ends_at, e.location] as const;
 
 export interface ChamberRow {
   id: string;

@@ -43,13 +43,13 @@ describe('chamberctl completion', () => {
 
 describe('chamberctl __complete', () => {
   /** The dependencies a run loads, whether bundled into dist/ or required from node_modules. */
-  async function dependenciesLoaded(args: string[]): Promise<{ stdout: string; packages: Set<string> }> {
+  async function dependenciesLoaded(args: string[]): Promise<{ stdout: string; packages: Set<string>; sources: string[] }> {
     const r = await runRecordingLoads(args, { CHAMBERCTL_CONFIG_DIR: dir });
     expect(r.exitCode, r.stderr).toBe(0);
-    return { stdout: r.stdout, packages: r.packages };
+    return { stdout: r.stdout, packages: r.packages, sources: r.sources };
   }
 
-  const HEAVY = ['undici', 'fastify', 'cli-table3', 'ora', '@inquirer/prompts', '@inquirer/core', 'better-sqlite3', 'conf'];
+  const HEAVY = ['undici', 'fastify', 'cli-table3', 'ora', '@inquirer/prompts', '@inquirer/core', 'conf'];
 
   it.each([
     [['chambers', 'list', '--type', '']],
@@ -58,10 +58,11 @@ describe('chamberctl __complete', () => {
     [['chambers', 'list', '--sort', '']],
     [['chambers', 'get', 'ch_1', '--include', 'members,']],
   ])('loads no HTTP, server, table, spinner, prompt or config-store code: %j', async (words) => {
-    const { stdout, packages } = await dependenciesLoaded(['__complete', '--', ...words]);
+    const { stdout, packages, sources } = await dependenciesLoaded(['__complete', '--', ...words]);
     expect(stdout).toMatch(/:(no)?files\n$/);
     expect(packages).toContain('commander'); // the log sees bundled code
     for (const heavy of HEAVY) expect(packages, `__complete loaded ${heavy}`).not.toContain(heavy);
+    expect(sources.filter((s) => s.startsWith('src/storage/sqlite/')), '__complete loaded the SQLite storage').toEqual([]);
     expect(packages, 'the contract\'s values come from src/contract/values.ts, without zod').not.toContain('zod');
   });
 

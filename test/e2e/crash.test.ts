@@ -1,8 +1,7 @@
 // kill -9 of `serve` in the middle of concurrent writes: the SQLite file is intact, every
 // write that was acknowledged (201) is there, and the totals that triggers keep match the
 // rows. (Commits are durable against a crash of the process: WAL, synchronous=NORMAL.)
-// opened as chamberctl opens them: on Node 24.19+ a collected better-sqlite3 object aborts the process
-import { openDatabase } from '../../src/storage/sqlite/open-database.js';
+import { openDatabase } from '../../src/storage/sqlite/database.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, removeTempDir } from '../helpers/cli.js';

@@ -167,7 +167,8 @@ describe('start-up', () => {
     return r.sources;
   }
 
-  const heavy = /node_modules\/(undici|cli-table3|ora|@inquirer|better-sqlite3|fastify)\//;
+  // node:sqlite is node's own, so the SQLite storage is known by its sources
+  const heavy = /node_modules\/(undici|cli-table3|ora|@inquirer|fastify)\/|^src\/storage\/sqlite\//;
 
   it('--help of the resource commands loads no HTTP, table, spinner, prompt or server code', async () => {
     const configDir = await makeTempDir();

@@ -11,7 +11,7 @@ import { expectSameDirectory, freePort, tokenFor, walk, type Side } from '../hel
 import { startFaultProxy } from '../helpers/fault-proxy.js';
 import { runRecordingLoads } from '../helpers/bundle-loads.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
-import { openDatabase } from '../../src/storage/sqlite/open-database.js';
+import { openDatabase } from '../../src/storage/sqlite/database.js';
 import { KEY, runOnPty } from '../helpers/pty.js';
 
 const REMOTE = { id: 'remote-client', secret: 'RemoteSecret0123456789' };
@@ -92,7 +92,7 @@ async function slowPull(profile: string, db: string, done: number) {
   for (let seen = 0; seen < done; await new Promise((r) => setTimeout(r, 10))) {
     if (!existsSync(db)) continue;
     try {
-      const peek = openDatabase(db, { readonly: true, fileMustExist: true });
+      const peek = openDatabase(db, { readOnly: true });
       try {
         seen = peek.prepare('SELECT count(*) FROM sync_done').pluck().get() as number;
       } finally {

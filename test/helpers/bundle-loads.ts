@@ -40,7 +40,7 @@ export async function runRecordingLoads(args: string[], env: Record<string, stri
     const files = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
     const sources = files.flatMap((f) => {
       const rel = relative(ROOT, f).replace(/\\/g, '/');
-      // a bundle file stands for its inputs; an external module (better-sqlite3) for itself
+      // a bundle file stands for its inputs; a module outside the bundle for itself
       return rel.startsWith('node_modules/') ? [rel] : Object.keys(meta.outputs[rel]?.inputs ?? {});
     });
     const packages = new Set(

@@ -9,10 +9,8 @@ import { assertBuilt, makeTempDir, removeTempDir, type RunResult } from '../help
 import { loggedIn, type LoggedIn } from '../commands/logged-in.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-const { readCacheData, commandOf, LIFTOFF_FOR_HTTP } = createRequire(import.meta.url)('../../bin/load-bundle.js') as {
+const { readCacheData } = createRequire(import.meta.url)('../../bin/load-bundle.js') as {
   readCacheData(file: string): Buffer | undefined;
-  commandOf(args: string[]): string | undefined;
-  LIFTOFF_FOR_HTTP: boolean;
 };
 
 let tmp: string;
@@ -62,14 +60,12 @@ async function cacheFiles(dir: string): Promise<Map<string, number>> {
 }
 
 describe('the code cache', () => {
-  it('is written by a first run, one folder per flag setting, and used as it is by the next', async () => {
+  it('is written by a first run, in one folder for this build and runtime, and used as it is by the next', async () => {
     const dir = freshCacheDir();
     await runBoth(dir);
     const first = await cacheFiles(dir);
     const folders = new Set([...first.keys()].map((f) => f.split('/').at(-2)!.replace(/^[0-9a-f]+-/, '')));
-    // --liftoff-only for HTTP commands on Node 20 only: one flag setting on Node 22 and later
-    expect(LIFTOFF_FOR_HTTP).toBe(Number(process.versions.node.split('.')[0]) < 22);
-    expect(folders).toEqual(new Set([`plain-${process.version}`, ...(LIFTOFF_FOR_HTTP ? [`http-${process.version}`] : [])]));
+    expect(folders).toEqual(new Set([process.version]));
     for (const file of first.keys()) {
       expect(file).toMatch(/\.cjs\.v8$/);
       expect(readCacheData(file), file).toBeDefined();
@@ -112,11 +108,11 @@ describe('the code cache', () => {
 
   it('folders of other builds are removed when this build writes its own', async () => {
     const dir = freshCacheDir();
-    const stale = join(dir, 'code-cache', `${'ab'.repeat(16)}-plain-${process.version}`);
+    const stale = join(dir, 'code-cache', `${'ab'.repeat(16)}-${process.version}`);
     await mkdir(stale, { recursive: true });
     await writeFile(join(stale, 'cli.cjs.v8'), 'old');
     await runBoth(dir);
-    expect(await readdir(join(dir, 'code-cache'))).not.toContain(`${'ab'.repeat(16)}-plain-${process.version}`);
+    expect(await readdir(join(dir, 'code-cache'))).not.toContain(`${'ab'.repeat(16)}-${process.version}`);
   });
 
   it('a cache directory that cannot be created or written changes nothing', async () => {
@@ -144,15 +140,5 @@ describe('the code cache', () => {
     const dir = freshCacheDir();
     await cli.run(['--help'], { CHAMBERCTL_CACHE_DIR: dir, CHAMBERCTL_NO_CODE_CACHE: '1' });
     expect((await cacheFiles(dir)).size).toBe(0);
-  });
-});
-
-describe('the command word that picks the flag setting', () => {
-  it('skips global options and their values, and stops at --', () => {
-    expect(commandOf(['chambers', 'list'])).toBe('chambers');
-    expect(commandOf(['--profile', 'work', '--json', 'members', 'list', 'x'])).toBe('members');
-    expect(commandOf(['--base-url', 'http://h', 'events'])).toBe('events');
-    expect(commandOf(['__complete', '--', 'chambers'])).toBe('__complete');
-    expect(commandOf(['--help'])).toBeUndefined();
   });
 });

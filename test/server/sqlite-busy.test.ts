@@ -4,8 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-// opened as chamberctl opens them: on Node 24.19+ a collected better-sqlite3 object aborts the process
-import { openDatabase } from '../../src/storage/sqlite/open-database.js';
+import { openDatabase } from '../../src/storage/sqlite/database.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/http.js';
 import { getToken, startTestServer } from '../helpers/server.js';

@@ -1,8 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-// opened as chamberctl opens them: on Node 24.19+ a collected better-sqlite3 object aborts the process
-import { openDatabase } from '../../src/storage/sqlite/open-database.js';
+import { openDatabase } from '../../src/storage/sqlite/database.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SyncCopy } from '../../src/storage/sqlite/sync-copy.js';
 import { Storage } from '../../src/storage/sqlite/storage.js';
@@ -43,7 +42,7 @@ describe('SyncCopy', () => {
   it('commits nothing before a flush, and a chamber is marked finished only with its rows', () => {
     const dir = mkdtempSync(join(tmpdir(), 'chamberctl-sync-copy-'));
     const fileCopy = new SyncCopy(new Storage(join(dir, 'copy.db')));
-    const other = openDatabase(join(dir, 'copy.db'), { readonly: true }); // what another connection sees
+    const other = openDatabase(join(dir, 'copy.db'), { readOnly: true }); // what another connection sees
     try {
       const run = fileCopy.startRun({ profile: 'p', base_url: 'http://remote' });
       fileCopy.upsertChambers([chamber('a')], run);

@@ -6,11 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratePostgres, PG_SCHEMA_VERSION } from '../../src/storage/postgres/migrations.js';
 import { PgStorage } from '../../src/storage/postgres/pg-storage.js';
 import { PgPool } from '../../src/storage/postgres/pool.js';
+import { openDatabase } from '../../src/storage/sqlite/database.js';
 import { migrate, SCHEMA_VERSION } from '../../src/storage/sqlite/migrations.js';
 import { SqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import { Storage } from '../../src/storage/sqlite/storage.js';
@@ -52,7 +52,7 @@ async function oldDatabase(backend: 'sqlite' | 'postgres'): Promise<{ store: Dir
   ];
   if (backend === 'sqlite') {
     const path = join(dir, `old-${++n}.db`);
-    const raw = new Database(path);
+    const raw = openDatabase(path);
     migrate(raw, BEFORE_OPERATOR.sqlite);
     expect(raw.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('audit')).not.toContain('operator');
     for (const sql of rows) raw.exec(sql);

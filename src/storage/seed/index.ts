@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from '../sqlite/database.js';
 import type { Storage } from '../sqlite/storage.js';
 import { allocate, chamberWeight } from './allocate.js';
 import { generateChambers } from './chambers.js';
@@ -162,7 +162,7 @@ export function flagshipChamberId(storage: Storage): string | undefined {
  * inside a transaction, so that a failure restores the indexes with everything else. The
  * unique e-mail index is rebuilt too, and fails the seed if the generator ever broke it.
  */
-function withoutSecondaryIndexes(db: Database.Database, work: () => void): void {
+function withoutSecondaryIndexes(db: Database, work: () => void): void {
   const indexes = db
     .prepare(
       `SELECT name, sql FROM sqlite_master
@@ -178,7 +178,7 @@ function withoutSecondaryIndexes(db: Database.Database, work: () => void): void 
  * Bulk-load settings for the seed only: no fsync, a bigger page cache. Afterwards a
  * checkpoint that also truncates the WAL (the large size would otherwise leave ~700 MB).
  */
-function withBulkPragmas(db: Database.Database, work: () => void): void {
+function withBulkPragmas(db: Database, work: () => void): void {
   const synchronous = db.pragma('synchronous', { simple: true }) as number;
   const cacheSize = db.pragma('cache_size', { simple: true }) as number;
   db.pragma('synchronous = OFF');

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from './database.js';
 
 // A first `sync pull` into an empty copy loads it in bulk, the way `snapshot import` does:
 // the list indexes and count triggers of chambers, members and events are dropped when the
@@ -29,7 +29,7 @@ const DEFERRABLE = `
   ORDER BY type, name`;
 
 /** Drops the list indexes and count triggers of chambers, members and events, remembering them. Run inside a transaction. */
-export function deferListIndexes(db: Database.Database): void {
+export function deferListIndexes(db: Database): void {
   if (db.prepare('SELECT 1 FROM sync_state WHERE key = ?').get(KEY)) return;
   const schema = db.prepare(DEFERRABLE).all() as { type: string; name: string; sql: string }[];
   if (!schema.length) return;
@@ -38,7 +38,7 @@ export function deferListIndexes(db: Database.Database): void {
 }
 
 /** Whether a bulk pull's indexes are still to be built. */
-export function hasDeferredIndexes(db: Database.Database): boolean {
+export function hasDeferredIndexes(db: Database): boolean {
   const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sync_state'").get();
   return table !== undefined && db.prepare('SELECT 1 FROM sync_state WHERE key = ?').get(KEY) !== undefined;
 }
@@ -47,7 +47,7 @@ export function hasDeferredIndexes(db: Database.Database): boolean {
  * Builds what deferListIndexes dropped and recounts the totals, in one transaction; a no-op
  * when nothing is deferred. The sorts of the index builds go to temp files, not memory.
  */
-export function restoreDeferredIndexes(db: Database.Database): void {
+export function restoreDeferredIndexes(db: Database): void {
   if (!hasDeferredIndexes(db)) return;
   const tempStore = db.pragma('temp_store', { simple: true }) as number;
   const cacheSize = db.pragma('cache_size', { simple: true }) as number;
@@ -67,7 +67,7 @@ export function restoreDeferredIndexes(db: Database.Database): void {
         DELETE FROM event_counts; INSERT INTO event_counts (chamber_id, status, n) SELECT chamber_id, status, count(*) FROM events GROUP BY chamber_id, status;
       `);
       db.prepare('DELETE FROM sync_state WHERE key = ?').run(KEY);
-    }).immediate();
+    }, 'immediate');
   } finally {
     db.pragma(`cache_size = ${cacheSize}`);
     db.pragma(`temp_store = ${tempStore}`);

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { Database } from './database.js';
 
 /**
  * Schema migrations, applied in order and tracked with PRAGMA user_version. Append new
@@ -226,7 +226,7 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  * chamberctl) and returns the version it had before (0 for a new database); refuses a
  * database from a newer chamberctl.
  */
-export function migrate(db: Database.Database, upTo = SCHEMA_VERSION): number {
+export function migrate(db: Database, upTo = SCHEMA_VERSION): number {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
     throw new Error(
@@ -237,7 +237,7 @@ export function migrate(db: Database.Database, upTo = SCHEMA_VERSION): number {
     db.transaction(() => {
       db.exec(MIGRATIONS[v]!);
       db.pragma(`user_version = ${v + 1}`);
-    })();
+    });
   }
   return current;
 }

@@ -1,7 +1,7 @@
-import type Database from 'better-sqlite3';
 import type { ChamberType, Event, Member } from '../../contract/index.js';
 import { LoadConflict, type LoadRow, type SnapshotBackend, type SnapshotLoader, type SnapshotTables, type Stored } from '../snapshot-backend.js';
 import type { ChamberRow } from '../rows.js';
+import type { Database, Statement } from './database.js';
 import { REBUILD_CACHE_KIB } from './deferred-indexes.js';
 import { emailKey } from '../store.js';
 import type { Storage } from './storage.js';
@@ -26,7 +26,7 @@ export class SqliteSnapshotIo implements SnapshotBackend {
     readonly location: string,
   ) {}
 
-  private get db(): Database.Database {
+  private get db(): Database {
     return this.storage.db;
   }
 
@@ -114,16 +114,16 @@ export class SqliteSnapshotIo implements SnapshotBackend {
 }
 
 class SqliteLoader implements SnapshotLoader {
-  private readonly chamber: Database.Statement;
-  private readonly member: Database.Statement;
-  private readonly event: Database.Statement;
-  private readonly type: Database.Statement;
+  private readonly chamber: Statement;
+  private readonly member: Statement;
+  private readonly event: Statement;
+  private readonly type: Statement;
   /** Members with a larger rowid are this load's; the first of them came from this line. */
   private readonly membersBefore: number;
   private firstMemberLine?: number;
 
   constructor(
-    private readonly db: Database.Database,
+    private readonly db: Database,
     readonly hadChambers: boolean,
   ) {
     this.chamber = db.prepare(

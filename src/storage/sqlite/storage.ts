@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type Database from 'better-sqlite3';
 import type {
   Chamber,
   ChamberCreate,
@@ -14,7 +13,7 @@ import type {
 import { newId } from '../ids.js';
 import { restoreDeferredIndexes } from './deferred-indexes.js';
 import { migrate } from './migrations.js';
-import { openDatabase } from './open-database.js';
+import { openDatabase, type Database, type Statement } from './database.js';
 import { PageBoundaries } from '../page-boundaries.js';
 import {
   emailKey,
@@ -46,10 +45,13 @@ import {
 import {
   CHAMBER_COLUMNS,
   CHAMBER_JSON,
+  chamberValues,
   EVENT_COLUMNS,
+  eventValues,
   EVENT_JSON,
   MEMBER_COLUMNS,
   MEMBER_JSON,
+  memberValues,
   type JsonText,
   newChamberRow,
   newMember,
@@ -59,13 +61,13 @@ import {
 export { parseJsonText, type JsonText } from '../rows.js';
 
 /**
- * The SQLite database, synchronously (better-sqlite3): each call is a short, indexed
- * statement. The server reaches it through SqliteStore (sqlite-store.ts), the SQLite side of
- * the storage interface; the demo seed, snapshots and tests use it directly.
+ * The SQLite database, synchronously (node:sqlite, through database.ts): each call is a
+ * short, indexed statement. The server reaches it through SqliteStore (sqlite-store.ts), the
+ * SQLite side of the storage interface; the demo seed, snapshots and tests use it directly.
  */
 export class Storage {
-  readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
+  readonly db: Database;
+  private readonly statements = new Map<string, Statement>();
 
   /**
    * `cacheMiB` bounds SQLite's memory: the page cache and the memory map of the file each
@@ -111,7 +113,7 @@ export class Storage {
     if (this.db.memory) return;
     this.db.pragma('wal_autocheckpoint = 0');
     this.checkpointTimer = setInterval(() => {
-      if (this.db.open) this.stmt('PRAGMA wal_checkpoint(PASSIVE)').get(); // one kept statement, not one per tick
+      if (this.db.open) this.stmt('PRAGMA wal_checkpoint(PASSIVE)').get();
     }, ms);
     this.checkpointTimer.unref();
   }
@@ -122,7 +124,7 @@ export class Storage {
   }
 
   /** Prepared statements are cached by their text (src/storage/sqlite/ uses them too). */
-  stmt(sql: string): Database.Statement {
+  stmt(sql: string): Statement {
     let s = this.statements.get(sql);
     if (!s) {
       s = this.db.prepare(sql);
@@ -137,7 +139,7 @@ export class Storage {
    * holds the lock fails at once (SQLITE_BUSY), since SQLite cannot wait there safely.
    */
   transaction<T>(fn: () => T, mode: 'deferred' | 'immediate' = 'deferred'): T {
-    return mode === 'immediate' ? this.db.transaction(fn).immediate() : this.db.transaction(fn)();
+    return this.db.transaction(fn, mode);
   }
 
   // ------------------------------------------------------------------ clients and tokens
@@ -335,7 +337,7 @@ export class Storage {
    * unit: a savepoint inside the server's batch transaction, a transaction otherwise.
    */
   private atomically<T>(needed: boolean, fn: () => T): T {
-    return needed ? this.db.transaction(fn)() : fn();
+    return needed ? this.db.transaction(fn) : fn();
   }
 
   // ------------------------------------------------------------------ chambers
@@ -371,10 +373,7 @@ export class Storage {
     const copy = this.isCopy();
     return this.atomically(Boolean(idem) || copy || Boolean(audit), () => {
       if (idem && !this.claimKey(idem, idem.location(id), chamber)) return 'replay';
-      this.stmt(
-        `INSERT INTO chambers (${CHAMBER_COLUMNS})
-         VALUES (@id, @name, @type, @hq_id, @status, @street, @city, @postal_code, @country, @created_at)`,
-      ).run(row);
+      this.stmt(`INSERT INTO chambers (${CHAMBER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...chamberValues(row));
       if (copy) this.recordChange('chamber', id, null, input, now);
       if (audit) this.audit(now, 'chamber.create', id, audit);
       return chamber;
@@ -409,10 +408,9 @@ export class Storage {
       if (idem && this.findAnswer(idem.clientId, idem.key, idem.nowMs)) return 'replay';
       if (!this.chamberType(chamberId)) return 'no-chamber';
       const r = this.stmt(
-        `INSERT INTO members (${MEMBER_COLUMNS}, email_key)
-         VALUES (@id, @chamber_id, @name, @email, @phone, @membership_type, @status, @joined_at, @email_key)
+        `INSERT INTO members (${MEMBER_COLUMNS}, email_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (chamber_id, email_key) DO NOTHING`,
-      ).run({ ...member, email_key: emailKey(input.email) });
+      ).run(...memberValues(member), emailKey(input.email));
       if (r.changes !== 1) return 'duplicate';
       if (idem) this.claimKey(idem, idem.location(id), member);
       if (copy) this.recordChange('member', id, chamberId, input, now);
@@ -431,9 +429,7 @@ export class Storage {
 
   /** Events are not created through the interface; seed data and tests write them here. */
   insertEvent(event: Event): void {
-    this.stmt(
-      `INSERT INTO events (${EVENT_COLUMNS}) VALUES (@id, @chamber_id, @title, @status, @starts_at, @ends_at, @location)`,
-    ).run(event);
+    this.stmt(`INSERT INTO events (${EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(...eventValues(event));
   }
 
   /**
@@ -475,10 +471,8 @@ export class Storage {
    * Inside a write transaction it is a savepoint.
    */
   private snapshot<T>(read: () => T): T {
-    this.readTransaction ??= this.db.transaction((fn: () => unknown) => fn());
-    return this.readTransaction(read) as T;
+    return this.db.transaction(read);
   }
-  private readTransaction?: (fn: () => unknown) => unknown;
 
   private sumCounts(table: string, where: string[], args: unknown[]): number {
     const sql = `SELECT coalesce(sum(n), 0) AS n FROM ${table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;

@@ -1,8 +1,8 @@
-import type Database from 'better-sqlite3';
 import type { Chamber, Event, Member } from '../../contract/index.js';
 import { syncStateOf, type CopyCounts, type CopyStore, type LocalChange, type SyncSource, type SyncState } from '../copy-store.js';
 import { copiedChamberRow, copiedMemberRow } from '../copied-rows.js';
-import { eventOf, rawUnlessCanonical } from '../rows.js';
+import { chamberValues, eventOf, eventValues, rawUnlessCanonical } from '../rows.js';
+import type { Database } from './database.js';
 import { deferListIndexes, restoreDeferredIndexes } from './deferred-indexes.js';
 import type { Storage } from './storage.js';
 
@@ -24,7 +24,7 @@ const FLUSH_ROWS = 50_000;
 const FLUSH_MS = 3_000;
 
 export class SyncCopy implements CopyStore {
-  readonly db: Database.Database;
+  readonly db: Database;
 
   constructor(readonly storage: Storage) {
     this.db = storage.db;
@@ -143,14 +143,8 @@ export class SyncCopy implements CopyStore {
   }
 
   upsertChambers(records: Chamber[], run: number): void {
-    const stmt = this.storage.stmt(
-      `INSERT INTO chambers (id, name, type, hq_id, status, street, city, postal_code, country, created_at, raw, synced_run)
-       VALUES (@id, @name, @type, @hq_id, @status, @street, @city, @postal_code, @country, @created_at, @raw, @synced_run)
-       ON CONFLICT (id) DO UPDATE SET name = excluded.name, type = excluded.type, hq_id = excluded.hq_id,
-         status = excluded.status, street = excluded.street, city = excluded.city, postal_code = excluded.postal_code,
-         country = excluded.country, created_at = excluded.created_at, raw = excluded.raw, synced_run = excluded.synced_run`,
-    );
-    this.#write(records.length, () => records.forEach((c) => stmt.run(chamberRow(c, run))));
+    const stmt = this.storage.stmt(CHAMBER_UPSERT);
+    this.#write(records.length, () => records.forEach((c) => stmt.run(...copiedChamberValues(c, run))));
   }
 
   /**
@@ -187,7 +181,7 @@ export class SyncCopy implements CopyStore {
   upsertEvents(records: Event[], run: number): void {
     const stmt = this.storage.stmt(
       `INSERT INTO events (id, chamber_id, title, status, starts_at, ends_at, location, raw, synced_run)
-       VALUES (@id, @chamber_id, @title, @status, @starts_at, @ends_at, @location, @raw, @synced_run)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET chamber_id = excluded.chamber_id, title = excluded.title, status = excluded.status,
          starts_at = excluded.starts_at, ends_at = excluded.ends_at, location = excluded.location, raw = excluded.raw,
          synced_run = excluded.synced_run`,
@@ -195,7 +189,7 @@ export class SyncCopy implements CopyStore {
     this.#write(records.length, () =>
       records.forEach((e) => {
         const canonical = eventOf(e);
-        stmt.run({ ...canonical, raw: rawUnlessCanonical(e, canonical), synced_run: run });
+        stmt.run(...eventValues(canonical), rawUnlessCanonical(e, canonical), run);
       }),
     );
   }
@@ -347,15 +341,7 @@ export class SyncCopy implements CopyStore {
           .run(remote.id, local);
         this.storage.stmt('DELETE FROM chambers WHERE id = ?').run(local);
       }
-      this.storage
-        .stmt(
-          `INSERT INTO chambers (id, name, type, hq_id, status, street, city, postal_code, country, created_at, raw, synced_run)
-           VALUES (@id, @name, @type, @hq_id, @status, @street, @city, @postal_code, @country, @created_at, @raw, @synced_run)
-           ON CONFLICT (id) DO UPDATE SET name = excluded.name, type = excluded.type, hq_id = excluded.hq_id,
-             status = excluded.status, street = excluded.street, city = excluded.city, postal_code = excluded.postal_code,
-             country = excluded.country, created_at = excluded.created_at, raw = excluded.raw, synced_run = excluded.synced_run`,
-        )
-        .run(chamberRow(remote, run));
+      this.storage.stmt(CHAMBER_UPSERT).run(...copiedChamberValues(remote, run));
       this.storage.stmt('DELETE FROM local_changes WHERE id = ?').run(change.id);
     });
   }
@@ -374,7 +360,16 @@ export class SyncCopy implements CopyStore {
   }
 }
 
-const chamberRow = (c: Chamber, run: number | null) => ({ ...copiedChamberRow(c), synced_run: run });
+/** Writes a chamber as a pull or a push's answer gives it; its values come from copiedChamberValues. */
+const CHAMBER_UPSERT = `INSERT INTO chambers (id, name, type, hq_id, status, street, city, postal_code, country, created_at, raw, synced_run)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (id) DO UPDATE SET name = excluded.name, type = excluded.type, hq_id = excluded.hq_id,
+    status = excluded.status, street = excluded.street, city = excluded.city, postal_code = excluded.postal_code,
+    country = excluded.country, created_at = excluded.created_at, raw = excluded.raw, synced_run = excluded.synced_run`;
+const copiedChamberValues = (c: Chamber, run: number | null) => {
+  const row = copiedChamberRow(c);
+  return [...chamberValues(row), row.raw, run] as const;
+};
 /** Writes a member as a pull or a push's answer gives it; its values come from memberValues. */
 const MEMBER_UPSERT = `INSERT INTO members (id, chamber_id, name, email, email_key, phone, membership_type, status, joined_at, raw, synced_run)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -382,9 +377,9 @@ const MEMBER_UPSERT = `INSERT INTO members (id, chamber_id, name, email, email_k
     email_key = excluded.email_key, phone = excluded.phone, membership_type = excluded.membership_type,
     status = excluded.status, joined_at = excluded.joined_at, raw = excluded.raw, synced_run = excluded.synced_run`;
 /**
- * A copied member's values in MEMBER_UPSERT's order. Bound by position: a pull writes a
- * million of these, and better-sqlite3 binds 11 values by position ~1 µs faster than by
- * name (docs/performance.md).
+ * A copied member's values in MEMBER_UPSERT's order. Bound by position, as every row a pull
+ * writes (a million members): node:sqlite binds by position in less than half the time it
+ * takes by name (src/storage/rows.ts).
  */
 const memberValues = (r: ReturnType<typeof copiedMemberRow>, run: number | null) =>
   [r.id, r.chamber_id, r.name, r.email, r.email_key, r.phone, r.membership_type, r.status, r.joined_at, r.raw, run] as const;

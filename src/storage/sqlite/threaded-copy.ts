@@ -5,7 +5,7 @@ import type { CopyCounts, CopyStore, LocalChange, SyncSource, SyncState } from '
 import type { CopyWorkerSpawn } from '../../core/copy-worker-spawn.js';
 
 // A SQLite copy whose statements run on a worker thread (src/storage/sqlite/copy-worker.ts),
-// for `sync pull`: better-sqlite3 is synchronous, so on the main thread every commit of a
+// for `sync pull`: node:sqlite is synchronous, so on the main thread every commit of a
 // pull's queued rows stopped the HTTP side too, and the server sat idle meanwhile
 // (docs/performance.md, "What bounds the ratio"). Each call is a message, run by the worker
 // in the order made. A read resolves with its answer. A write resolves at once while fewer
@@ -73,6 +73,7 @@ export class ThreadedCopy implements CopyStore {
   /** Opens the copy at `path` on a new worker thread; rejects as opening it in this thread would. */
   static open(path: string, cacheMiB: number, spawn: CopyWorkerSpawn): Promise<ThreadedCopy> {
     const worker = new Worker(spawn.script, {
+      eval: spawn.eval,
       argv: spawn.argv,
       workerData: { path, cacheMiB } satisfies CopyWorkerData,
       // what the worker allocates lives for one batch at most: a small young generation keeps

@@ -12,6 +12,7 @@ import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { redactPathsParsedOnce } from './redact-paths-parsed-once.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -45,7 +46,7 @@ const undiciCookiesWithoutNodeHeaders = {
 
 const common = {
   bundle: true,
-  plugins: [undiciCookiesWithoutNodeHeaders],
+  plugins: [undiciCookiesWithoutNodeHeaders, redactPathsParsedOnce],
   splitting: true,
   format: 'esm',
   platform: 'node',

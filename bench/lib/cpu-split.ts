@@ -21,6 +21,9 @@ function cpuOf(pid: number): number {
   }
 }
 
+/** utime + stime of these processes in seconds, summed (a process gone counts 0). */
+export const cpuSecondsOf = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuOf(pid), 0);
+
 /** The machine's CPU seconds by state, from the first line of /proc/stat. */
 function machine(): { busy: number; idle: number; iowait: number; steal: number } {
   try {

@@ -27,13 +27,15 @@ type WithDeadline = FastifyRequest & { [PASSED]?: boolean };
  * started when the request arrives and cleared when the answer is sent or the client goes.
  */
 export function answerWithinDeadline(app: FastifyInstance, ms = REQUEST_DEADLINE_MS): void {
-  app.addHook('onRequest', async (request: WithDeadline, reply: FastifyReply) => {
+  // with `done` rather than async: no promise and no microtask per request
+  app.addHook('onRequest', (request: WithDeadline, reply: FastifyReply, done: () => void) => {
     const timer = setTimeout(() => {
       if (reply.sent || reply.raw.headersSent || reply.raw.destroyed) return;
       request[PASSED] = true;
       reply.send(new DeadlinePassed(ms));
     }, ms);
     reply.raw.once('close', () => clearTimeout(timer));
+    done();
   });
 
   // The route's own answer or error, when the database finally replies after the deadline's

@@ -175,9 +175,10 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     });
     // Requests still in flight when we stop get `Connection: close`, so their keep-alive
     // sockets end with the response instead of holding the process open.
-    app.addHook('onSend', async (_request, reply, payload) => {
+    // (with `done` rather than async: no promise and no microtask per answer)
+    app.addHook('onSend', (_request, reply, payload, done) => {
       if (closing) reply.header('connection', 'close');
-      return payload;
+      done(null, payload);
     });
     await app.ready();
     stopped();

@@ -12,7 +12,7 @@ import { sendBearerError, sendInsufficientScope } from '../errors.js';
 import type { Scope, TokenRecord } from '../../storage/store.js';
 import { noteClientUse } from './client-use.js';
 import { refuse } from '../logging.js';
-import { tokenHash } from './secrets.js';
+import { tokenHashBase64 } from './secrets.js';
 
 // A token found once is trusted from memory for RECHECK_MS, then looked up again: the map (keyed by
 // the token's hash, like the table) spares a database lookup per request, and the lookup again is
@@ -29,12 +29,11 @@ const known = new WeakMap<ServerDeps, Map<string, TokenRecord & { checkedAt: num
 async function lookup(deps: ServerDeps, token: string): Promise<TokenRecord | undefined> {
   let cache = known.get(deps);
   if (!cache) known.set(deps, (cache = new Map()));
-  const hash = tokenHash(token);
-  const key = hash.toString('base64');
+  const key = tokenHashBase64(token);
   const now = performance.now(); // wall time, not the injected clock: this is about propagation
   const remembered = cache.get(key);
   if (remembered && now - remembered.checkedAt < RECHECK_MS) return remembered;
-  const found = await deps.store.findToken(hash);
+  const found = await deps.store.findToken(Buffer.from(key, 'base64'));
   if (!found) {
     cache.delete(key);
     return undefined;

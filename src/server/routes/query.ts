@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type * as z from 'zod/mini';
 import { ListQueryV1, parseQuery, type ApiVersion, type FieldErrors } from '../../contract/index.js';
+import { plainListQuery, plainListRule } from '../../contract/plain-list-query.js';
 import type { Page } from '../../storage/store.js';
 import { sendError, sendFieldErrors } from '../errors.js';
 
@@ -12,7 +13,8 @@ const summary = (fields: FieldErrors) =>
 /**
  * Parses the query with the version's schema: v1 knows paging only and ignores the rest
  * (docs/server-behaviour.md#paging); v2 also rejects unknown filter names. On failure the 400 is
- * sent and undefined returned.
+ * sent and undefined returned. A query in the plain form is read without zod, to the same
+ * value (contract/plain-list-query.ts).
  */
 export function parseVersionQuery<S extends z.ZodMiniObject>(
   request: FastifyRequest,
@@ -21,6 +23,9 @@ export function parseVersionQuery<S extends z.ZodMiniObject>(
   v2Schema: S,
 ): z.output<S> | undefined {
   const raw = request.query as Record<string, unknown>;
+  const rule = plainListRule(version === 'v1' ? ListQueryV1 : v2Schema);
+  const plain = rule && plainListQuery(raw, rule);
+  if (plain) return plain as z.output<S>;
   if (version === 'v1') {
     const r = parseQuery(ListQueryV1, raw, { strictFilters: false });
     // v1's result lacks the v2-only keys, which are all optional in the v2 schemas.

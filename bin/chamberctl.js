@@ -13,5 +13,5 @@ if (!node.supports(process.versions.node)) {
 } else if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
-  require('./load-bundle.js').run(require('node:path').join(__dirname, '..', 'dist', 'cli.cjs'), args);
+  require('./load-bundle.js').run(require('node:path').join(__dirname, '..', 'dist', 'cli.cjs'));
 }

@@ -124,11 +124,10 @@ function pruneOldBuilds(cache) {
 }
 
 /**
- * Runs the bundle's entry file (which reads its arguments from process.argv; `args` is kept
- * for the callers that pass them); `env` the environment; `files` where the bundle's files
- * are read (`read(filename)` their text).
+ * Runs the bundle's entry file (which reads its arguments from process.argv); `env` the
+ * environment; `files` where the bundle's files are read (`read(filename)` their text).
  */
-function run(entry, args, env = process.env, files = diskFiles) {
+function run(entry, env = process.env, files = diskFiles) {
   const distDir = path.dirname(entry);
   const cache = cacheFolder(distDir, env, files);
   const loadLog = env.CHAMBERCTL_DEBUG_LOADS;

@@ -28,5 +28,5 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(sea.getAsset('version', 'utf8'));
 } else {
-  run(path.join(ROOT, 'dist', 'cli.cjs'), args, process.env, { read });
+  run(path.join(ROOT, 'dist', 'cli.cjs'), process.env, { read });
 }

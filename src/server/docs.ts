@@ -101,9 +101,12 @@ export function registerDocs(app: FastifyInstance, publicUrl: () => string): voi
     if (file === 'page.css') return reply.type('text/css; charset=utf-8').send(PAGE_CSS);
     const type = ASSETS[file];
     if (!type) return sendError(reply, 404, `no such file: /docs/assets/${file}`);
-    let body = cache.get(file) ?? readPackageFile(`dist/docs/${file}`);
-    if (!body) return sendError(reply, 500, 'the API reference page is missing from this installation (dist/docs/; npm run build)');
-    cache.set(file, body);
+    let body = cache.get(file);
+    if (!body) {
+      body = readPackageFile(`dist/docs/${file}`);
+      if (!body) return sendError(reply, 500, 'the API reference page is missing from this installation (dist/docs/; npm run build)');
+      cache.set(file, body);
+    }
     return reply.type(type).header('X-Content-Type-Options', 'nosniff').header('Cache-Control', 'public, max-age=3600').send(body);
   });
   methodNotAllowed(app, '/docs/assets/:file', ['GET']);

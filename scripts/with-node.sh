@@ -12,5 +12,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 if command -v node >/dev/null && node "$root/bin/supported-node.js" 2>/dev/null; then exec "$@"; fi
 lts=$("$root/scripts/runtimes.sh" lts)
+# The PATH as it was, with the older node: the tests of README's examples run `chamberctl` so,
+# as a reader of README on this machine does (test/e2e/doc-examples.test.ts).
+export WITH_NODE_READER_PATH="$PATH"
 echo "with-node: Node.js $(node --version 2>/dev/null || echo '(none)') is older than chamberctl runs on; using Node.js $lts from .runtimes/ (scripts/runtimes.sh) for: $*" >&2
 exec "$root/scripts/runtimes.sh" run "$lts" "$@"

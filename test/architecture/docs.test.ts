@@ -136,6 +136,12 @@ describe('the docs a clone can open', () => {
     expect(cited.map(([file, target]) => broken('x.md', target)?.replace('x.md', file)).filter(Boolean)).toEqual([]);
   });
 
+  it('keeps README.md a front door: at most 250 lines, opening with the two commands of a fresh machine', () => {
+    const readme = read('README.md');
+    expect(readme.split('\n').length).toBeLessThanOrEqual(250); // what grows goes to a guide or CONTRIBUTING.md
+    expect(readme).toMatch(/^```sh\nnpm ci && npm run demo +#.*\nnpm test +#.*\n```$/m);
+  });
+
   it('marks every ```console block of README.md and docs/ to run or not to run, with the reason', () => {
     const blocks = MARKDOWN.flatMap((page) => consoleBlocks(page, read(page)));
     expect(blocks.filter((b) => b.kind === 'example').length).toBeGreaterThan(10);

@@ -39,11 +39,11 @@ export async function makeShellWorld(root: string, configDir: string): Promise<S
   return { cwd, env };
 }
 
-/** Fails loudly (never skips) when a shell is missing: .ci/run installs zsh and fish. */
+/** Fails loudly (never skips) when a shell is missing: npm run test:shells installs them first (scripts/test-tools.sh). */
 export async function assertShell(shell: ShellName): Promise<void> {
   const r = await execa('sh', ['-c', `command -v ${shell}`], { reject: false });
   if (r.exitCode !== 0) {
-    throw new Error(`${shell} is not installed; the completion tests need it (.ci/run installs it: apt-get install zsh fish)`);
+    throw new Error(`${shell} is not installed; the completion tests need it (npm run test:shells installs it: scripts/test-tools.sh shells)`);
   }
 }
 

@@ -7,20 +7,22 @@
 //
 // The blocks of one page with one NAME are one session: one bash process, a fresh HOME (so
 // the config, the data and `~` are the session's own) as the working directory, `chamberctl`
-// on PATH, and, unless the marker says `(no server)`, a `chamberctl serve` with its demo data
+// on PATH as README says to put it there (the checkout's bin/, with the node the reader has
+// first on PATH: the machine's own, even where the tests run on the pinned LTS because it is
+// older, scripts/with-node.sh), and, unless the marker says `(no server)`, a `chamberctl serve` with its demo data
 // started before the first block as a reader starts it (its profile `local` the current one),
 // on a free port that the page shows as 8080, its database the default one (SQLite, in the
 // session's data directory, as the pages show it). So this file runs in the SQLite pass only
 // (vitest.config.ts): the pages show SQLite paths, and what they show holds on both backends
 // through the suites that run twice.
 import { hostname, userInfo } from 'node:os';
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, assertBuilt, cleanEnv, makeTempDir, removeTempDir } from '../helpers/cli.js';
+import { assertBuilt, cleanEnv, makeTempDir, removeTempDir } from '../helpers/cli.js';
 import { examplePages, literalIds, mapPorts, Masker, pageBlocks, portsIn, type ConsoleBlock } from '../helpers/doc-examples.js';
 import { startServeProcess, type ServeProcess } from '../helpers/serve-process.js';
 
@@ -59,13 +61,11 @@ const sessions = examplePages(ROOT).flatMap((page) => {
 });
 
 let dir: string;
+/** The PATH of README's reader: the checkout's bin/, then the PATH npm test was run with. */
+const READER_PATH = [join(ROOT, 'bin'), process.env.WITH_NODE_READER_PATH ?? process.env.PATH].join(delimiter);
 beforeAll(async () => {
   assertBuilt();
   dir = await makeTempDir('chamberctl-doc-examples-');
-  const bin = join(dir, 'bin');
-  await mkdir(bin);
-  await writeFile(join(bin, 'chamberctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  await chmod(join(bin, 'chamberctl'), 0o755);
 });
 afterAll(() => removeTempDir(dir));
 
@@ -90,7 +90,7 @@ describe('the shell examples of the docs', () => {
       for (const p of new Set([...(noServer ? [] : [SERVER_PORT]), ...portsIn(steps.map((s) => s.command))])) ports.set(p, await freePort());
       const back = new Map([...ports].map(([shown, real]) => [real, shown]));
 
-      const env: Record<string, string> = { ...cleanEnv(), HOME: home, PATH: `${join(dir, 'bin')}:${process.env.PATH}` };
+      const env: Record<string, string> = { ...cleanEnv(), HOME: home, PATH: READER_PATH };
       for (const key of Object.keys(env)) if (/^(XDG_|COLUMNS$|LINES$|PG)/.test(key)) delete env[key];
 
       let server: ServeProcess | undefined;
@@ -104,7 +104,6 @@ describe('the shell examples of the docs', () => {
         const script = [
           'set -e',
           "trap 'kill $(jobs -p) 2>/dev/null || true' EXIT",
-          'npx() { if [ "$1" = chamberctl ]; then shift; chamberctl "$@"; else command npx "$@"; fi; }',
           ...steps.flatMap(({ command }, i) => [`printf '\\036%d\\036' ${i}`, `{ ${mapPorts(command, ports)}\n} 2>&1`]),
         ].join('\n');
         const r = await execa('bash', ['-c', script], { cwd: home, env, extendEnv: false, reject: false, stdin: 'ignore', timeout: 150_000 });

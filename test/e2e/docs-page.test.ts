@@ -13,7 +13,7 @@ const CHROMIUM = '/usr/bin/chromium';
 let srv: TestServer;
 let browser: Browser;
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is not installed: apt-get install -y chromium`);
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is not installed (npm test installs it: scripts/test-tools.sh suite)`);
   srv = await startTestServer({ seed: 'demo' });
   browser = await chromium.launch({
     executablePath: CHROMIUM,

@@ -1,7 +1,7 @@
 // The committed man pages render without a warning: in mandoc's lint, in groff with every
 // warning on, and through man itself at 80 columns (what `man chamberctl-members-import`
-// shows after `npm install -g`). Needs mandoc, groff and man: `apt-get install mandoc
-// groff-base man-db` (.ci/run installs them).
+// shows after `npm install -g`). Needs mandoc, groff and man, which npm test installs first
+// (scripts/test-tools.sh).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ const pages = readdirSync(MAN).filter((f) => /\.\d$/.test(f));
 
 function run(tool: string, args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(tool, args, { encoding: 'utf8', env: { ...process.env, ...env } });
-  if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${tool} is not installed (apt-get install mandoc groff-base man-db)`);
+  if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${tool} is not installed (npm test installs it: scripts/test-tools.sh suite)`);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -4,12 +4,13 @@
 // machines run 20.20). The older Node.js is the machine's own, whatever runtime runs the tests.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { delimiter, dirname } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from '../helpers/cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, makeTempDir, removeTempDir } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const { ENGINES, NEEDED, supports } = createRequire(import.meta.url)('../../bin/supported-node.js') as {
@@ -44,15 +45,64 @@ describe('the Node.js versions chamberctl runs on', () => {
 });
 
 describe('chamberctl on an older Node.js', () => {
-  it('says in one line which Node.js it needs, and exits 1, whatever the command', async () => {
+  it('says in one line which Node.js it needs, and exits 1, whatever the command, where no pinned runtime is beside it (an installed package)', async () => {
     const version = oldNodeVersion();
-    for (const args of [['chambers', 'list'], ['serve', '--db', ':memory:'], ['--version'], []]) {
-      const r = await execa(OLD_NODE, [BIN, ...args], { env: cleanEnv(), extendEnv: false, reject: false, stdin: 'ignore', timeout: 20_000 });
-      expect({ args, exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr }).toEqual({
-        args,
-        exitCode: 1,
+    // bin/ and package.json alone, as `npm install` lays them out: no scripts/, no .runtimes/
+    const dir = await makeTempDir('chamberctl-old-node-');
+    try {
+      await cp(`${ROOT}bin`, join(dir, 'bin'), { recursive: true });
+      await cp(`${ROOT}package.json`, join(dir, 'package.json'));
+      for (const args of [['chambers', 'list'], ['serve', '--db', ':memory:'], ['--version'], []]) {
+        const r = await execa(OLD_NODE, [join(dir, 'bin', 'chamberctl.js'), ...args], { env: cleanEnv(), extendEnv: false, reject: false, stdin: 'ignore', timeout: 20_000 });
+        expect({ args, exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr }).toEqual({
+          args,
+          exitCode: 1,
+          stdout: '',
+          stderr: `error: chamberctl needs ${NEEDED}; this is Node.js ${version}`,
+        });
+      }
+    } finally {
+      await removeTempDir(dir);
+    }
+  });
+
+  describe('in a checkout whose .runtimes/ holds the pinned LTS (README: chamberctl on PATH)', () => {
+    const lts = () => execFileSync(`${ROOT}scripts/runtimes.sh`, ['lts'], { encoding: 'utf8' }).trim();
+    let config: string;
+    beforeAll(async () => {
+      oldNodeVersion();
+      execFileSync(`${ROOT}scripts/runtimes.sh`, ['install', lts()], { stdio: 'ignore' }); // as npm run demo and npm test do
+      config = await makeTempDir('chamberctl-old-node-config-');
+    }, 330_000);
+    afterAll(() => removeTempDir(config));
+    const env = () => ({ ...cleanEnv(), CHAMBERCTL_CONFIG_DIR: config, CHAMBERCTL_DATA_DIR: config, PATH: [`${ROOT}bin`, dirname(OLD_NODE), process.env.PATH].join(delimiter) });
+
+    it('runs every command on it, through bin/chamberctl on PATH, saying nothing of it', async () => {
+      const script = await execa('chamberctl', ['--help'], { env: env(), extendEnv: false, reject: false, stdin: 'ignore' });
+      expect(script.exitCode, script.stderr).toBe(0);
+      expect(script.stdout).toMatch(/^Usage: chamberctl /);
+      const r = await execa(OLD_NODE, [BIN, 'api', '/v2/chambers'], { env: env(), extendEnv: false, reject: false, stdin: 'ignore' });
+      expect({ exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr }).toEqual({
+        exitCode: 3,
         stdout: '',
-        stderr: `error: chamberctl needs ${NEEDED}; this is Node.js ${version}`,
+        stderr: 'error: there is no profile "default"; run `chamberctl login` for a server, or start a local one with `chamberctl serve`',
+      });
+    });
+
+    // Ctrl-C reaches the whole foreground process group (both nodes); a supervisor's SIGTERM
+    // or a program's SIGINT reaches the one process it started. serve exits 0 for each.
+    for (const [signal, to] of [['SIGINT', 'group'], ['SIGINT', 'process'], ['SIGTERM', 'process']] as const) {
+      it(`stops serve with exit 0 on ${signal} to its ${to === 'group' ? 'process group (Ctrl-C)' : 'process'}`, async () => {
+        const proc = execa(OLD_NODE, [BIN, 'serve', '--db', ':memory:', '--port', '0', '--seed', 'none'], { env: env(), extendEnv: false, reject: false, stdin: 'ignore', detached: true, timeout: 30_000 });
+        let out = '';
+        proc.stdout!.on('data', (d: Buffer) => (out += d));
+        await new Promise<void>((resolve, reject) => {
+          proc.stdout!.on('data', () => /listening on /.test(out) && resolve());
+          void proc.then((r) => reject(new Error(`serve exited early: ${r.stderr}`)));
+        });
+        process.kill(to === 'group' ? -proc.pid! : proc.pid!, signal);
+        const r = await proc;
+        expect({ exitCode: r.exitCode, signal: r.signal, stderr: r.stderr }).toEqual({ exitCode: 0, signal: undefined, stderr: expect.stringMatching(new RegExp(`${signal}: stopping`)) });
       });
     }
   });

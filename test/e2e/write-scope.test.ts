@@ -41,12 +41,24 @@ const login = (profile: string, baseUrl: string, id: string, secret: string) =>
 /** The requests serve has logged so far (`POST /v2/auth/token 200`). */
 const requests = () => logMessages(server.output().stderr).filter((l) => /^[A-Z]+ \//.test(l));
 
-/** The requests that reached the server while `fn` ran (its log lines written by the time they are looked at). */
+let markers = 0;
+/**
+ * The requests that reached the server while `fn` ran. serve writes a request's line once it
+ * has answered it, so a line may come after `fn` has its answer: a marker request sent after
+ * `fn` is answered, and so logged, after all of them; its line is waited for (not a time,
+ * which a loaded machine outlasts) and left out.
+ */
 async function requestsDuring(fn: () => Promise<unknown>): Promise<string[]> {
   const from = requests().length;
   await fn();
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  return requests().slice(from);
+  const marker = `GET /write-scope-marker-${++markers} 404`;
+  expect((await fetch(`${server.baseUrl}${marker.split(' ')[1]}`)).status).toBe(404);
+  for (const until = Date.now() + 20_000; !requests().includes(marker); ) {
+    if (Date.now() > until) throw new Error(`serve did not log ${marker}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const seen = requests().slice(from);
+  return seen.slice(0, seen.indexOf(marker));
 }
 
 /** The profile's cached v2 token, as config.json holds it; `change` rewrites it. */
@@ -91,9 +103,9 @@ beforeAll(async () => {
   await login(WRITER.id, server.baseUrl, WRITER.id, WRITER.secret);
   const created = await ok(['chambers', 'create', '--profile', WRITER.id, '--name', 'Scope HQ', '--type', 'hq', '--street', '1 Quay', '--city', 'Ghent', '--country', 'BE', '--json']);
   chamber = JSON.parse(created.stdout).id;
-  // serve writes a request's log line once it has answered: wait for this one, so that it is
-  // not counted among the requests of the first test (seen on PostgreSQL under load)
-  for (const until = Date.now() + 10_000; !requests().includes('POST /v2/chambers 201') && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+  // serve writes a request's line once it has answered it: wait until every line of the
+  // set-up is in, so that none is counted among the requests of the first test
+  await requestsDuring(async () => {});
 }, 60_000);
 afterAll(async () => {
   for (const s of others) await s.stop();

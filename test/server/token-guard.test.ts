@@ -24,8 +24,15 @@ describe('the token endpoint under a flood of wrong secrets', () => {
     // a burst: more wrong secrets at once than the limit allows to be hashed
     const burst = await Promise.all(Array.from({ length: FAILURE_LIMIT + 20 }, (_, i) => tokenRequest(`wrong-${i}`)));
     const statuses = burst.map((r) => r.status);
-    expect(statuses.filter((s) => s === 401)).toHaveLength(FAILURE_LIMIT);
+    // FAILURE_LIMIT checks go ahead, the rest are 429 before any hashing. A check that went
+    // ahead answers 401, or, when the machine is so loaded that its scrypt outlasts the 4 s
+    // answer deadline (seen with another suite on the same two cores), the deadline's 503:
+    // either way it was counted, which is what the limit is about.
     expect(statuses.filter((s) => s === 429)).toHaveLength(20);
+    const admitted = burst.filter((r) => r.status !== 429);
+    expect(admitted).toHaveLength(FAILURE_LIMIT);
+    for (const r of admitted) if (r.status !== 401) expect({ status: r.status, error: r.body.error }).toEqual({ status: 503, error: 'the database is unavailable; try again shortly' });
+    expect(statuses.filter((s) => s === 401).length).toBeGreaterThan(0);
     const limited = burst.find((r) => r.status === 429)!;
     expect(limited.body.error).toBe('temporarily_unavailable');
     expect(limited.body.error_description).toMatch(/too many failed client authentications/);

@@ -16,7 +16,7 @@ const run = process.env.CHAMBERCTL_TEST_SHELLS
 const SHELL_TESTS = 'test/completion/shells.test.ts';
 const BINARY_TESTS = 'test/binary/**';
 // Tests of a shared deployment, always on PostgreSQL whatever the pass: run once, in its pass.
-const POSTGRES_ONLY = ['test/e2e/outage.test.ts', 'test/e2e/shared-deployment.test.ts'];
+const POSTGRES_ONLY = ['test/e2e/outage.test.ts', 'test/e2e/shared-deployment.test.ts', 'test/e2e/deployment.test.ts'];
 // Run once, in the SQLite pass: the docs' examples, whose pages show the default (SQLite) database.
 const SQLITE_ONLY = ['test/e2e/doc-examples.test.ts'];
 // Left out of test:unit: the end-to-end and HTTP suites, the package, the generated client,

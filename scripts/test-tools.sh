@@ -7,7 +7,8 @@
 # and the exit status is 1. No test is skipped for a missing tool.
 #
 #   scripts/test-tools.sh suite    what npm test needs (the man pages' lint, the API reference
-#                                  page in a browser, the docs' examples; PostgreSQL running)
+#                                  page in a browser, the docs' examples, a load balancer and
+#                                  a pooler in front of serve; PostgreSQL running)
 #   scripts/test-tools.sh shells   what npm run test:shells needs (the real bash, zsh and fish)
 set -euo pipefail
 
@@ -18,11 +19,13 @@ case "${1:-}" in
       mandoc:mandoc groff:groff-base man:man-db # test/manual/man-pages.test.ts
       chromium:chromium                         # test/e2e/docs-page.test.ts
       jq:jq curl:curl                           # test/e2e/doc-examples.test.ts, as a reader runs them
+      haproxy:haproxy nginx:nginx pgbouncer:pgbouncer openssl:openssl systemd-analyze:systemd
+      #                                         test/e2e/deployment.test.ts: a team's deployment
     )
     ;;
   shells) tools=(bash:bash zsh:zsh fish:fish) ;; # test/completion/shells.test.ts
   *)
-    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2
     exit 2
     ;;
 esac

@@ -38,6 +38,13 @@ export interface AppOptions extends ServerDeps {
   /** True once the server is stopping: new requests get 503 and `Connection: close`. */
   isClosing?: () => boolean;
   /**
+   * True while the server drains before it stops (serve --drain): readiness (/healthz) is 503
+   * so that load balancers stop sending, and requests are still served, with `Connection: close`.
+   */
+  isDraining?: () => boolean;
+  /** Told of each readiness probe (GET /healthz) answered while serving. */
+  onReadinessProbe?: () => void;
+  /**
    * The URL clients reach the server at (behind a load balancer, say), named by the metadata
    * documents; else the address it listens on. Never taken from the request's Host header.
    */
@@ -75,7 +82,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   acceptHttpMethods(app);
   app.decorateRequest('clientId', ''); // set by requireBearer (declared there)
   app.decorateRequest('logNote', null); // set by refuse() and for a 503 (declared in logging.ts)
-  useRequestGate(app, opts.isClosing ?? (() => false));
+  useRequestGate(app, opts.isClosing ?? (() => false), opts.isDraining ?? (() => false));
 
 
   useBodyParsers(app);
@@ -93,7 +100,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   const publicUrl = () => opts.publicUrl ?? listeningUrl(app);
   // one per server: the failure limit and the remembered credentials span both versions
   const guard = new CredentialGuard(() => opts.now().getTime());
-  registerHealth(app, opts.store);
+  registerHealth(app, opts.store, opts.onReadinessProbe);
 
   registerDocs(app, publicUrl);
 

@@ -21,11 +21,12 @@ async function answersWithin(check: Promise<boolean>, ms: number): Promise<boole
  * (and out of rotation) when not; GET /livez, liveness for an orchestrator that restarts a
  * stuck process: 200 while the process runs, whatever the database does.
  */
-export function registerHealth(app: FastifyInstance, store: Pick<DirectoryStore, 'ping'>): void {
+export function registerHealth(app: FastifyInstance, store: Pick<DirectoryStore, 'ping'>, onProbe: () => void = () => undefined): void {
   // A change of state is logged once (the probes that answer 200 are debug lines): what an
   // operator wants to read is when the instance left the rotation and when it came back.
   let unavailableSince: number | undefined; // performance.now(); undefined while ok, as at start
   app.get('/healthz', async (request, reply) => {
+    onProbe();
     if (await answersWithin(store.ping(), HEALTH_TIMEOUT_MS)) {
       if (unavailableSince !== undefined) {
         const seconds = ((performance.now() - unavailableSince) / 1000).toFixed(1);

@@ -18,6 +18,8 @@ export interface StartOptions {
   dbPath: string;
   /** Connections to PostgreSQL (default 10); SQLite has one. */
   poolSize?: number;
+  /** PostgreSQL through a pooler in transaction mode (pool.ts, PgPoolOptions.pooler). */
+  pgPooler?: 'transaction';
   /** What metadata documents name as the server's URL (else the listening address). */
   publicUrl?: string;
   /** SQLite's page cache and memory map, each at most this many MiB (default 64 and 1024). */
@@ -65,6 +67,13 @@ export interface RunningServer {
   /** --client-id was given the secret it had before its last rotation, valid until then. */
   oldSecretUntil?: string;
   seeded?: { chambers: number; members: number; events: number };
+  /**
+   * Drains before a stop (serve --drain): readiness answers 503 and every other request is
+   * still served, for `ms` or until close() is called, whichever comes first.
+   */
+  drain(ms: number): Promise<void>;
+  /** When GET /healthz was last answered while serving (performance.now()), if ever. */
+  readinessProbedAt(): number | undefined;
   close(): Promise<void>;
 }
 
@@ -124,7 +133,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   let db: Database;
   try {
     stopped();
-    db = await openDatabase(opts.dbPath, {}, { poolSize: opts.poolSize, cacheMiB: opts.cacheMiB });
+    db = await openDatabase(opts.dbPath, {}, { poolSize: opts.poolSize, pgPooler: opts.pgPooler, cacheMiB: opts.cacheMiB });
   } catch (err) {
     await bound.close();
     throw err;
@@ -153,6 +162,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     db.sqlite?.checkpointEvery(1000);
     const stats = { tokenRequests: 0 };
     let closing = false;
+    let draining = false;
+    let endDrain = () => undefined as void;
+    let probedAt: number | undefined;
     let appHandler: Parameters<NonNullable<FastifyServerOptions['serverFactory']>>[0] | undefined;
     app = buildApp({
       store,
@@ -160,6 +172,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       stats,
       publicUrl: opts.publicUrl,
       isClosing: () => closing,
+      isDraining: () => draining,
+      onReadinessProbe: () => void (probedAt = performance.now()),
       metrics: opts.metrics,
       trustProxy: opts.trustProxy,
       ...(opts.logging && { loggerInstance: opts.logger ?? (await serverLogger(opts.logging)), logRequests: opts.logging.requests }),
@@ -194,6 +208,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
      * app's onClose hooks.
      */
     const stop = async () => {
+      endDrain();
       closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
@@ -218,6 +233,13 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       generatedClient,
       ...(oldSecretUntil && { oldSecretUntil }),
       seeded,
+      drain: (ms) =>
+        new Promise<void>((resolve) => {
+          draining = true;
+          const timer = setTimeout(resolve, ms);
+          endDrain = () => (clearTimeout(timer), resolve());
+        }),
+      readinessProbedAt: () => probedAt,
       close: () => (stopping ??= stop()),
     };
   } catch (err) {

@@ -30,6 +30,8 @@ export interface DatabaseRules {
 export interface OpenOptions {
   /** PostgreSQL: connections in the pool. */
   poolSize?: number;
+  /** PostgreSQL through a pooler in transaction mode (postgres/pool.ts). */
+  pgPooler?: 'transaction';
   /** SQLite: page cache and memory map, in MiB. */
   cacheMiB?: number;
   /** PostgreSQL: a command's long work, without the bounds of a request on each statement. */
@@ -78,7 +80,7 @@ export async function openDatabase(path: string, rules: DatabaseRules = {}, opts
   if (isPostgresUrl(path)) {
     let pg: PgStorage;
     try {
-      pg = await PgStorage.open(path, { poolSize: opts.poolSize, bulk: opts.bulk });
+      pg = await PgStorage.open(path, { poolSize: opts.poolSize, bulk: opts.bulk, pooler: opts.pgPooler });
     } catch (err) {
       throw new StartError(`cannot open the database ${redactUrl(path)}: ${pgReason(err)}`);
     }
@@ -119,6 +121,9 @@ export async function withDatabase<T>(path: string, rules: DatabaseRules, opts: 
 function pgReason(err: unknown): string {
   const e = err as { code?: string; message?: string };
   if (e.code === 'ECONNREFUSED') return 'connection refused (is PostgreSQL running?)';
+  // a refusal in words, from PostgreSQL or a pooler in front of it (PgBouncer: "no such
+  // database: dir", "pgbouncer cannot connect to server"): its own message says what
+  if (e.code?.startsWith('08') && e.message) return `the server refused the connection: ${e.message}`;
   if (e.code === '3D000') return 'no such database';
   if (e.code === '28P01' || e.code === '28000') return 'authentication failed';
   return unavailableReason(err) ?? e.message ?? String(err);

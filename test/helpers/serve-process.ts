@@ -63,7 +63,9 @@ export async function startServeProcess(args: string[], env: Record<string, stri
     output,
     async stop(signal = 'SIGTERM') {
       check.stopping();
-      proc.kill(signal);
+      // as a supervisor signals it: execa's own kill() would add a SIGKILL 5 s later, which
+      // a serve that drains before it stops (serve --drain) outlasts
+      process.kill(proc.pid!, signal);
       const r = await proc;
       await check.report();
       return { exitCode: r.exitCode, ...output() };

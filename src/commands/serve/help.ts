@@ -83,7 +83,11 @@ start, the start stops at its next step (each is one transaction: the demo data 
 or absent) and serve exits 0 within 10 s; later, it stops accepting connections, answers
 requests still arriving on open ones 503 with \`Connection: close\`, lets requests in
 flight finish (10 s at most), closes idle connections and the database, and exits 0,
-within 12 s in every case. A second Ctrl-C exits at once (130).
+within 12 s in every case. A second Ctrl-C exits at once (130). Before that stop, a SIGTERM
+drains a serve whose \`/healthz\` was probed in the last minute (a load balancer's
+checks): for \`--drain\` seconds (default 8) readiness answers 503 and every other
+request is still served, so that the balancer stops sending first; a second signal cuts
+the drain short. Ctrl-C never drains.
 
 Besides the interface it serves \`GET /healthz\` (readiness, no token: 200 while the
 database answers within 2 s, else 503), \`GET /livez\` (liveness, no token: 200 while the
@@ -127,7 +131,10 @@ metadata and the OpenAPI documents name, and \`--trust-proxy\` names the balance
 addresses or CIDR ranges, a number of hops, or \`true\` for any peer: only when nothing
 reaches the instances but through it), so that the log, the audit trail and the token
 endpoint's limit of failures per address see the client's address from
-\`X-Forwarded-For\` rather than the balancer's. \`--cache-size MiB\` bounds SQLite's page
+\`X-Forwarded-For\` rather than the balancer's. Through a connection pooler in
+transaction mode (PgBouncer's \`pool_mode = transaction\`), \`--pg-pooler transaction\`
+makes serve keep nothing per session: no named prepared statement, no setting but within
+its transactions. \`--cache-size MiB\` bounds SQLite's page
 cache (64 MiB) and memory map (1 GiB) for a small machine; the mapped pages count in the
 process's RSS but belong to the OS's page cache.
 `,

@@ -44,6 +44,11 @@ function parseTrustProxyOption(value: string): ReturnType<typeof parseTrustProxy
   }
 }
 
+function parseDrain(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 300) throw usageError(`--drain must be a number of seconds from 0 to 300, not "${value}"`);
+  return Number(value);
+}
+
 function parsePort(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) > 65535) throw usageError(`--port must be a number from 0 to 65535, not "${value}"`);
   return Number(value);
@@ -57,6 +62,8 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 8080)
     .option('--db <path>', dbHelp('the database', true))
     .option('--pool-size <n>', 'connections to PostgreSQL per instance, every one it opens (default 10)', parsePoolSize)
+    .addOption(new Option('--pg-pooler <mode>', 'PostgreSQL is reached through a connection pooler in this mode (PgBouncer pool_mode): no prepared statement or setting is kept per session').choices(['transaction']))
+    .option('--drain <seconds>', 'on SIGTERM, answer readiness (/healthz) 503 for this long while still serving, so that a load balancer stops sending first (default: 8 when /healthz was probed in the last minute, else 0)', parseDrain)
     .option('--cache-size <MiB>', "SQLite's page cache and memory map, each at most this size (default: 64 MiB cache, 1 GiB map)", parseCacheSize)
     .option('--public-url <url>', 'the URL clients use (e.g. behind a load balancer), named in the OAuth metadata and OpenAPI documents', parsePublicUrl)
     .option('--trust-proxy <value>', "whose X-Forwarded-For names the client in logs and audit records: true (any peer), a number of proxy hops, or the proxies' addresses and CIDR ranges, comma-separated (default: none, the peer's address)", parseTrustProxyOption)

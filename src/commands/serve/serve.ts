@@ -23,6 +23,9 @@ export interface ServeOptions {
   /** json or text; default text on a terminal, json otherwise. */
   logFormat?: 'json' | 'text';
   poolSize?: number;
+  pgPooler?: 'transaction';
+  /** Seconds of drain on SIGTERM; default DRAIN_DEFAULT_S while a balancer probes readiness. */
+  drain?: number;
   publicUrl?: string;
   cacheSize?: number;
   overwriteProfile?: boolean;
@@ -68,6 +71,7 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
       port: opts.port,
       dbPath,
       poolSize: opts.poolSize,
+      pgPooler: opts.pgPooler,
       publicUrl: opts.publicUrl,
       cacheMiB: opts.cacheSize,
       seed: opts.seed === 'demo' || opts.seed === 'none' ? opts.seed : { snapshot: opts.seed },
@@ -98,13 +102,9 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
   // it reads the URL gets a clean stop, not a kill.
   let profileSaved: Promise<void> = Promise.resolve();
   const stopped = new Promise<void>((resolve) => {
-    let stopping = false;
-    onSignal = (signal) => {
-      if (stopping) {
-        log.warn('%s again: stopping now, without waiting for requests in flight', signal);
-        process.exit(130); // a second Ctrl-C does not wait
-      }
-      stopping = true;
+    let phase: 'serving' | 'draining' | 'stopping' = 'serving';
+    const stop = (signal: NodeJS.Signals) => {
+      phase = 'stopping';
       log.info('%s: stopping; new requests get 503, requests in flight may finish (10 s at most)', signal);
       // the profile is written first (it reads the database); then the server stops
       profileSaved.then(() => server.close()).then(
@@ -119,6 +119,18 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
           resolve();
         },
       );
+    };
+    onSignal = (signal) => {
+      if (phase === 'stopping') {
+        log.warn('%s again: stopping now, without waiting for requests in flight', signal);
+        process.exit(130); // a second Ctrl-C does not wait
+      }
+      if (phase === 'draining') return stop(signal); // a second signal cuts the drain short
+      const seconds = drainSeconds(signal, opts.drain, server.readinessProbedAt());
+      if (seconds === 0) return stop(signal);
+      phase = 'draining';
+      log.info('%s: draining for %d s before stopping: readiness (/healthz) answers 503, requests are still served', signal, seconds);
+      void server.drain(seconds * 1000).then(() => phase === 'draining' && stop(signal));
     };
   });
 
@@ -140,6 +152,21 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
   // Stopped: exit 0 now even if a socket to a database that went silent is still open (its
   // close is bounded, not awaited to the end). Unref'd: a clean stop exits before it fires.
   setTimeout(() => process.exit(0), EXIT_AFTER_STOP_MS).unref();
+}
+
+/**
+ * The drain before a stop on SIGTERM (docs/operations/shared-deployment.md#rolling-restarts):
+ * long enough for a load balancer to see readiness fail and stop sending (HAProxy's defaults,
+ * three failed checks 2 s apart, take 6 s), and only where one watches readiness: a serve
+ * whose /healthz was probed in the last minute. A serve nothing probes, and Ctrl-C (SIGINT,
+ * a person at the terminal), stop at once; --drain sets it for SIGTERM whatever probes.
+ */
+export const DRAIN_DEFAULT_S = 8;
+const PROBED_RECENTLY_MS = 60_000;
+function drainSeconds(signal: NodeJS.Signals, option: number | undefined, probedAt: number | undefined): number {
+  if (signal !== 'SIGTERM') return 0;
+  if (option !== undefined) return option;
+  return probedAt !== undefined && performance.now() - probedAt < PROBED_RECENTLY_MS ? DRAIN_DEFAULT_S : 0;
 }
 
 /**

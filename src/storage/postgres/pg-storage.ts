@@ -57,6 +57,8 @@ export interface PgStorageOptions {
   bulk?: boolean;
   /** Sees each statement sent, with its parameters (the query-plan tests record them). */
   onQuery?: (text: string, params: unknown[]) => void;
+  /** Through a pooler in transaction mode (pool.ts, PgPoolOptions.pooler). */
+  pooler?: 'transaction';
 }
 
 /**
@@ -126,7 +128,7 @@ export class PgStorage implements DirectoryStore {
   static async open(url: string, opts: PgStorageOptions = {}): Promise<PgStorage> {
     // --pool-size bounds every connection the instance opens
     // (docs/operations/shared-deployment.md#operating-it)
-    const pool = new PgPool(url, { max: opts.poolSize ?? 10, bulk: opts.bulk, onQuery: opts.onQuery });
+    const pool = new PgPool(url, { max: opts.poolSize ?? 10, bulk: opts.bulk, onQuery: opts.onQuery, pooler: opts.pooler });
     try {
       await migratePostgres(pool);
     } catch (err) {

@@ -103,14 +103,25 @@ export interface PgPoolOptions {
   bulk?: boolean;
   /** Sees each statement sent, with its parameters (the query-plan tests record them). */
   onQuery?: (text: string, params: unknown[]) => void;
+  /**
+   * `transaction`: the connections go through a pooler in transaction mode (PgBouncer's
+   * `pool_mode = transaction`, serve --pg-pooler), where consecutive statements may reach
+   * different server connections: nothing is kept per session (SESSION_SETTINGS), no
+   * statement is prepared by name, and a transaction sets its own statement_timeout.
+   */
+  pooler?: 'transaction';
 }
 
 /**
- * Every connection keeps each prepared statement on its generic plan (why: pg-storage.ts, at
- * PREPARED). Sent in the startup packet, so a new connection costs no statement more; the
- * `-c` settings of a URL's own `options` are kept.
+ * What every connection sets once it is made (sent with the first statement, in one round
+ * trip): the server's bound on a statement (not for bulk work), and each prepared statement
+ * kept on its generic plan (why: pg-storage.ts, at PREPARED). Sent as a statement, not as
+ * startup parameters: a connection pooler refuses those it does not know (PgBouncer 1.18 by
+ * default: "unsupported startup parameter: statement_timeout"), and session settings are
+ * what a session pooler keeps. A URL's own `options` still go in the startup packet.
  */
-const GENERIC_PLANS = '-c plan_cache_mode=force_generic_plan';
+const SESSION_SETTINGS = 'SET plan_cache_mode = force_generic_plan';
+const REQUEST_BOUND = `SET statement_timeout = ${STATEMENT_TIMEOUT_MS}`;
 
 /**
  * Type parsers: what the storage reads comes back as postgres.js returned it. Booleans,
@@ -181,13 +192,20 @@ export class PgConnection implements Queryable {
     const config = {
       text,
       values: params as unknown[],
-      ...(opts.prepare ? { name: statementName(text) } : {}),
+      // a pooler in transaction mode would send the next use of a name to another server
+      // connection, which never prepared it (or prepared another text under it: 42P05)
+      ...(opts.prepare && !this.pool.transactionPooler ? { name: statementName(text) } : {}),
       ...(this.bulk ? { query_timeout: BULK_QUERY_TIMEOUT_MS } : {}),
     };
     try {
       return await this.client.query<R & pg.QueryResultRow>(config);
     } catch (err) {
       if (!connectionSurvives(err)) this.broken ??= err;
+      const code = (err as { code?: string }).code;
+      if ('name' in config && (code === '42P05' || code === '26000')) {
+        // a name prepared on one server connection and used on another: a transaction pooler
+        throw new Error(`${(err as Error).message}: PostgreSQL is reached through a connection pooler in transaction mode; start serve with --pg-pooler transaction`, { cause: err });
+      }
       throw err;
     }
   }
@@ -226,14 +244,16 @@ export class PgPool implements Queryable {
   readonly pool: pg.Pool;
   readonly bulk: boolean;
   readonly onQuery: PgPoolOptions['onQuery'];
+  /** Through a pooler in transaction mode (PgPoolOptions.pooler). */
+  readonly transactionPooler: boolean;
   /** Every client the pool made whose socket has not closed yet (close() destroys them). */
   private readonly sockets = new Set<pg.Client>();
 
   constructor(url: string, opts: PgPoolOptions) {
     this.bulk = opts.bulk ?? false;
     this.onQuery = opts.onQuery;
+    this.transactionPooler = opts.pooler === 'transaction';
     const sockets = this.sockets;
-    const urlOptions = new URL(url).searchParams.get('options');
     // the pool makes its clients with its own options; this class keeps count of them, and
     // bounds connecting by ACQUIRE_TIMEOUT_MS even where waiting for the pool is longer
     class CountedClient extends pg.Client {
@@ -253,8 +273,6 @@ export class PgPool implements Queryable {
       Client: CountedClient as unknown as new () => pg.ClientBase,
       connectionTimeoutMillis: this.bulk ? BULK_QUERY_TIMEOUT_MS : ACQUIRE_TIMEOUT_MS,
       query_timeout: this.bulk ? BULK_QUERY_TIMEOUT_MS : QUERY_TIMEOUT_MS,
-      ...(this.bulk ? {} : { statement_timeout: STATEMENT_TIMEOUT_MS }),
-      options: urlOptions ? `${urlOptions} ${GENERIC_PLANS}` : GENERIC_PLANS,
       idleTimeoutMillis: IDLE_TIMEOUT_MS,
       keepAlive: true,
       keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
@@ -264,6 +282,13 @@ export class PgPool implements Queryable {
     // dropped by the pool already; the next request connects afresh. Nothing to log: the
     // requests that meet the outage answer 503 and say why, and /healthz turns unready.
     this.pool.on('error', () => undefined);
+    // node-postgres queues a statement sent here before the one the connection was made for
+    // (pg-pool's 'connect' event); should it fail, so does that one, and the connection is
+    // dropped as any other that failed.
+    if (!this.transactionPooler) {
+      const settings = this.bulk ? SESSION_SETTINGS : `${REQUEST_BOUND}; ${SESSION_SETTINGS}`;
+      this.pool.on('connect', (client) => void client.query(settings).catch(() => undefined));
+    }
   }
 
   /** A connection of the pool, held until its release(); withConnection() when it can. */
@@ -317,7 +342,11 @@ export class PgPool implements Queryable {
     const tx = await this.connect();
     try {
       if (opts.bulk) tx.bulk = true;
-      await tx.execute(opts.begin ? `BEGIN ${opts.begin}` : 'BEGIN');
+      const begin = opts.begin ? `BEGIN ${opts.begin}` : 'BEGIN';
+      // Through a transaction pooler no session keeps the bound: each transaction sets its
+      // own, in the same round trip (a statement without parameters goes as a simple query,
+      // which may hold two).
+      await tx.execute(this.transactionPooler && !tx.bulk ? `${begin}; SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}` : begin);
       if (opts.bulk && !this.bulk) await tx.execute('SET LOCAL statement_timeout = 0');
     } catch (err) {
       tx.release();

@@ -92,6 +92,43 @@ describe('chamberctl serve', () => {
     expect(r.exitCode).toBe(0);
   });
 
+  it('drains on SIGTERM while a balancer probes readiness: /healthz 503 at once, requests still served, a second signal cuts it short; Ctrl-C and an unprobed serve stop at once', async () => {
+    const args = ['--port', '0', '--db', ':memory:', '--seed', 'none', '--client-id', 'ci', '--client-secret', 'CiSecret123', '--quiet'];
+    const creds = { body: { grant_type: 'client_credentials', client_id: 'ci', client_secret: 'CiSecret123' } };
+    // probed, then SIGTERM: the default drain
+    const s = await startServeProcess(args, env());
+    expect((await call(s.baseUrl, 'GET', '/healthz')).status).toBe(200);
+    process.kill(s.proc.pid!, 'SIGTERM');
+    await waitForLine(s, /SIGTERM: draining for 8 s before stopping/);
+    const health = await call(s.baseUrl, 'GET', '/healthz');
+    expect([health.status, health.headers.get('retry-after'), health.headers.get('connection'), health.body]).toEqual([503, '1', 'close', { status: 'unavailable', error: 'the server is stopping (draining: requests are still served)' }]);
+    const served = await call(s.baseUrl, 'POST', '/v2/auth/token', creds);
+    expect([served.status, served.headers.get('connection')]).toEqual([200, 'close']);
+    expect((await call(s.baseUrl, 'GET', '/livez')).status).toBe(200);
+    const cut = Date.now();
+    const r = await s.stop('SIGTERM'); // the second signal
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(Date.now() - cut, 'the drain cut short').toBeLessThan(5000);
+    expect(logMessages(r.stderr)).toContain('SIGTERM: stopping; new requests get 503, requests in flight may finish (10 s at most)');
+
+    // --drain 1, nothing probing: drains all the same, for 1 s
+    const one = await startServeProcess([...args, '--drain', '1'], env());
+    const started = Date.now();
+    const stopped = await one.stop('SIGTERM');
+    expect(stopped.exitCode).toBe(0);
+    expect(logMessages(stopped.stderr)).toContain('SIGTERM: draining for 1 s before stopping: readiness (/healthz) answers 503, requests are still served');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+
+    // probed but Ctrl-C, and SIGTERM to a serve nothing probes: no drain
+    for (const [probe, signal] of [[true, 'SIGINT'], [false, 'SIGTERM']] as const) {
+      const p = await startServeProcess(args, env());
+      if (probe) expect((await call(p.baseUrl, 'GET', '/healthz')).status).toBe(200);
+      const out = await p.stop(signal);
+      expect(out.exitCode).toBe(0);
+      expect(out.stderr).not.toMatch(/draining/);
+    }
+  });
+
   it('fails with one line when the port is taken', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
@@ -164,3 +201,11 @@ describe('chamberctl serve', () => {
     expect(r.stderr).toBe('error: --client-id must be 1 to 64 characters of A-Z a-z 0-9 . _ - @, not "a b"\n');
   });
 });
+
+/** Waits for a line of serve's log that matches `pattern`. */
+async function waitForLine(s: Awaited<ReturnType<typeof startServeProcess>>, pattern: RegExp): Promise<void> {
+  for (const until = Date.now() + 10_000; !logMessages(s.output().stderr).some((l) => pattern.test(l)); ) {
+    if (Date.now() > until) throw new Error(`serve did not log ${pattern}:\n${s.output().stderr}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

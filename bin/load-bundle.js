@@ -87,7 +87,7 @@ function writeCacheData(folder, file, data) {
 }
 
 /**
- * `mkdir -p`, as src/files/make-dirs.ts (this file runs before the bundle): node 20's
+ * `mkdir -p`, as src/files/make-dirs.ts (this file runs before the bundle): node's (20 to 26)
  * recursive mkdirSync spins forever when mkdir answers ENOENT under an existing parent (a
  * cache directory named under /proc), where this throws, and the command runs uncached.
  */

@@ -15,6 +15,7 @@
 // metrics hooks (--metrics, as `serve --metrics`).
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { redactPathsParsedOnce } from './redact-paths-parsed-once.mjs';
 
@@ -51,7 +52,7 @@ const options = {
   bundle: true,
   format: 'esm',
   platform: 'node',
-  target: 'node22',
+  target: `node${createRequire(import.meta.url)('../bin/supported-node.js').OLDEST}`, // as the product's (bin/supported-node.js)
   define: { __CHAMBERCTL_VERSION__: JSON.stringify(pkg.version) },
   // the product's own edits of its dependencies (scripts/build.mjs) that reach serve's code
   plugins: [redactPathsParsedOnce],

@@ -11,10 +11,13 @@
 import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { redactPathsParsedOnce } from './redact-paths-parsed-once.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+/** The oldest Node.js chamberctl runs on (bin/supported-node.js, equal to `engines`): the bundle's target. */
+const NODE_TARGET = `node${createRequire(import.meta.url)('../bin/supported-node.js').OLDEST}`;
 
 // No stale chunks from earlier builds. The single executable (dist/bin/, npm run build:binary)
 // stays: it is built only on demand, and bench:startup tells by its build id whether it holds this build.
@@ -50,7 +53,7 @@ const common = {
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node22', // the oldest in `engines`: 22.16
+  target: NODE_TARGET,
   // Every dependency is bundled: resolving and loading hundreds of small module files
   // dominated start-up, and an installed package then depends on nothing (a global install
   // resolves dependencies afresh, ignoring our lockfile and overrides); SQLite is node's own,
@@ -75,7 +78,7 @@ const cli = await build({
 await writeWithBuildId(cli.outputFiles, 'dist', async (text) => {
   // esbuild's own ES module → CommonJS conversion; bundled CommonJS dependencies call the
   // real require() for node built-ins once they run as CommonJS.
-  const { code } = await transform(text, { format: 'cjs', platform: 'node', target: 'node22', loader: 'js' });
+  const { code } = await transform(text, { format: 'cjs', platform: 'node', target: NODE_TARGET, loader: 'js' });
   // transform() leaves import() alone; between our own files it becomes a deferred require().
   return code.replace(/\bimport\((["'])(\.{1,2}\/[\w./-]+\.cjs)\1\)/g, 'Promise.resolve().then(() => require($1$2$1))');
 });

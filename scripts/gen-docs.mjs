@@ -18,7 +18,8 @@ await build({
   packages: 'external',
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  // for the Node.js running this script: npm run docs:manual, like the build, runs on any from 20 on
+  target: `node${process.versions.node}`,
   outfile: bundle,
   logLevel: 'warning',
 });

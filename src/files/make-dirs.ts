@@ -2,7 +2,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 /**
- * `mkdir -p` that fails where Node 20's own gives up never: `mkdirSync(dir, { recursive:
+ * `mkdir -p` that fails where Node's own gives up never (20 to 26, tried 2026-11-28): `mkdirSync(dir, { recursive:
  * true })` spins at 100% CPU, deaf to SIGTERM, when mkdir answers ENOENT for a directory
  * whose parent exists (a path under /proc or /sys). Here each missing directory is made
  * once, top down, with `mode`; the first that cannot be made throws its error (ENOENT,

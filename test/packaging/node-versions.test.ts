@@ -13,11 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, makeTempDir, removeTempDir } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const { ENGINES, NEEDED, supports } = createRequire(import.meta.url)('../../bin/supported-node.js') as {
-  ENGINES: string;
-  NEEDED: string;
-  supports(version: string): boolean;
-};
+const { ENGINES, NEEDED, OLDEST, supports } = createRequire(import.meta.url)('../../bin/supported-node.js') as typeof import('../../bin/supported-node.js');
 const WITH_NODE = `${ROOT}scripts/with-node.sh`;
 /** A Node.js older than chamberctl runs on: CHAMBERCTL_TEST_OLD_NODE, else the machine's own. */
 const OLD_NODE = process.env.CHAMBERCTL_TEST_OLD_NODE ?? '/usr/bin/node';
@@ -35,6 +31,13 @@ describe('the Node.js versions chamberctl runs on', () => {
   it('are what package.json says in `engines`', () => {
     const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { engines: { node: string } };
     expect(pkg.engines.node).toBe(ENGINES);
+  });
+
+  it('start at OLDEST, the target of the build', () => {
+    const [major, minor] = OLDEST.split('.').map(Number) as [number, number];
+    expect(supports(`${OLDEST}.0`)).toBe(true);
+    expect(supports(`${major}.${minor - 1}.99`)).toBe(false);
+    expect(readFileSync(`${ROOT}scripts/build.mjs`, 'utf8')).toMatch(/target: NODE_TARGET/);
   });
 
   it('are 22.16 and later on 22, and 24 and later', () => {

@@ -1,4 +1,5 @@
 import type * as NodeSqlite from 'node:sqlite';
+import { NEEDED } from '../../../bin/supported-node.js';
 
 // node:sqlite, the SQLite built into Node.js, loaded on first use. Node 22 (and 24 before
 // 24.15) prints "ExperimentalWarning: SQLite is an experimental feature and might change at
@@ -36,9 +37,9 @@ export function withoutSqliteWarning<T>(load: () => T, proc: Warns = process): T
 
 let loaded: typeof NodeSqlite | undefined;
 
-/** node:sqlite; an Error naming the Node.js chamberctl needs where the runtime has none (Node 20). */
+/** node:sqlite; an Error naming the Node.js chamberctl needs where the runtime has none (older than `engines`). */
 export function nodeSqlite(): typeof NodeSqlite {
   loaded ??= withoutSqliteWarning(() => process.getBuiltinModule?.('node:sqlite') as typeof NodeSqlite | undefined);
-  if (!loaded) throw new Error(`Node.js ${process.versions.node} has no node:sqlite: chamberctl needs Node.js 22.16 or a later 22, or 24 or later`);
+  if (!loaded) throw new Error(`Node.js ${process.versions.node} has no node:sqlite: chamberctl needs ${NEEDED}`);
   return loaded;
 }

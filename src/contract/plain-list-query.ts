@@ -1,6 +1,5 @@
 import type * as z from 'zod/mini';
-import { CHAMBER_SORTS, CHAMBER_STATUSES, CHAMBER_TYPES, EVENT_STATUSES, MEMBER_SORTS, MEMBER_STATUSES } from './values.js';
-import { ChambersQueryV2, EventsQueryV2, ListQueryV1, MembersQueryV2, PER_PAGE_DEFAULT, PER_PAGE_MAX, type Sort } from './queries.js';
+import { paging, PER_PAGE_DEFAULT, PER_PAGE_MAX, queryParamInfo, type Sort } from './queries.js';
 
 // The usual list query, read without zod. zod's parse of a list's query string was ~11 µs of
 // a chambers list request in `serve` (a CPU profile under varied lists, 2026-11-27,
@@ -27,17 +26,51 @@ export interface PlainListQuery {
   [filter: `filter[${string}]`]: string | undefined;
 }
 
-/** The plain form of each list's query: its filters' values and its sorts, from the values its schema allows. */
-const RULES = new Map<z.ZodMiniObject, PlainListRule>([
-  [ListQueryV1, { filters: {}, sorts: [] }],
-  [ChambersQueryV2, { filters: { 'filter[type]': CHAMBER_TYPES, 'filter[status]': CHAMBER_STATUSES }, sorts: CHAMBER_SORTS }],
-  [MembersQueryV2, { filters: { 'filter[status]': MEMBER_STATUSES }, sorts: MEMBER_SORTS }],
-  // the dates are left to the schema (their forms, and from before to)
-  [EventsQueryV2, { filters: { 'filter[status]': EVENT_STATUSES }, sorts: [] }],
-]);
+/**
+ * The plain form of a list's query, read off its schema once: the filters whose values are a
+ * plain list (an enum), and the sort values. A filter of another kind (a date) is left to the
+ * schema; a schema with a rule across its fields (a check on the object, as events' dates
+ * have) or paging of its own has no plain form, so a rule added there is never skipped.
+ */
+function ruleOf(schema: z.ZodMiniObject): PlainListRule | undefined {
+  if ((schema._zod.def.checks ?? []).length > 0) return undefined;
+  const filters: Record<string, readonly string[]> = {};
+  let sorts: readonly string[] = [];
+  for (const [key, field] of Object.entries(schema.shape)) {
+    if (key === 'page' || key === 'per_page') {
+      if (field !== paging[key]) return undefined;
+      continue;
+    }
+    const parser = withoutOptional(field as z.core.$ZodType);
+    const values = enumValues(key === 'sort' ? queryParamInfo(parser as z.ZodMiniType)?.typed : parser);
+    if (key === 'sort') {
+      if (!values) return undefined;
+      sorts = values;
+    } else if (values) filters[key] = values;
+  }
+  return { filters, sorts };
+}
 
-/** The rule of a list's query schema, if it has one. */
-export const plainListRule = (schema: z.ZodMiniObject): PlainListRule | undefined => RULES.get(schema);
+/** The parser inside `optional`. */
+function withoutOptional(field: z.core.$ZodType): z.core.$ZodType {
+  const def = field._zod.def as { type: string; innerType?: z.core.$ZodType };
+  return def.type === 'optional' ? def.innerType! : field;
+}
+
+/** The values of an enum schema (z.enum), else undefined. */
+function enumValues(schema: z.core.$ZodType | undefined): readonly string[] | undefined {
+  const def = schema?._zod.def as { type: string; entries?: Record<string, string> } | undefined;
+  return def?.type === 'enum' ? Object.values(def.entries!) : undefined;
+}
+
+const RULES = new WeakMap<z.ZodMiniObject, PlainListRule | null>();
+
+/** The rule of a list's query schema, if it has a plain form. */
+export function plainListRule(schema: z.ZodMiniObject): PlainListRule | undefined {
+  let rule = RULES.get(schema);
+  if (rule === undefined) RULES.set(schema, (rule = ruleOf(schema) ?? null));
+  return rule ?? undefined;
+}
 
 /** The query in the plain form as the schema would give it, or undefined for the schema to read. */
 export function plainListQuery(raw: Record<string, unknown>, rule: PlainListRule): PlainListQuery | undefined {

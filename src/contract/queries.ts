@@ -133,7 +133,8 @@ export const IncludeParam = thenTransform(
   (xs) => [...new Set(xs)],
 );
 
-const paging = {
+/** The paging parameters every list shares (contract/plain-list-query.ts reads them by hand). */
+export const paging = {
   page: z._default(z.optional(PageParam), 1),
   per_page: z._default(z.optional(PerPageParam), PER_PAGE_DEFAULT),
 };

@@ -217,7 +217,9 @@ describe('a refused request names who and why', () => {
       const wrong = 'FloodSecret0123456789abcdefghijk';
       noteSecret(wrong);
       const answers = await Promise.all(Array.from({ length: FAILURE_LIMIT }, (_, i) => tokenRequest(s, s.clientId, wrong, `flood-${i}`)));
-      expect(answers.every((r) => r.status === 401)).toBe(true);
+      // each check went ahead: 401, or on a machine so loaded that its scrypt outlasts the 4 s
+      // answer deadline, the deadline's 503 (test/server/token-guard.test.ts)
+      expect(answers.filter((r) => r.status !== 401 && r.status !== 503)).toEqual([]);
       expect((await tokenRequest(s, s.clientId, wrong, 'flood-known')).status).toBe(429);
       expect((await tokenRequest(s, 'made-up-id', wrong, 'flood-unknown')).status).toBe(429);
       expect(lineOf(own, 'flood-known').entry).toMatchObject({ level: 40, reason: 'rate_limited', client_id: s.clientId, res: { statusCode: 429 } });

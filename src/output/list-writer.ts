@@ -1,6 +1,7 @@
 import type { ListMeta } from '../contract/index.js';
 import { countOf, type ResourceView } from './columns.js';
 import { tsvRow } from './format.js';
+import { jsonText } from '../core/terminal-text.js';
 import type { Output } from './output.js';
 import type { TablePlan } from './table.js';
 import { pickFields } from './settings.js';
@@ -35,7 +36,7 @@ export class ListWriter<T> {
       const { fields } = this.output.settings;
       const parts = items.map((item) => {
         const it = pickFields(item, fields);
-        return prettyJson ? this.output.out.json(indent(JSON.stringify(it, null, 2))) : JSON.stringify(it);
+        return prettyJson ? this.output.out.json(indent(jsonText(JSON.stringify(it, null, 2)))) : jsonText(JSON.stringify(it));
       });
       text = `${this.#count === 0 ? '[\n' : ',\n'}${parts.join(',\n')}`;
     } else if (mode === 'tsv') {

@@ -1,6 +1,7 @@
 import type { Chamber, Member } from '../contract/index.js';
 import { eventView, memberView, type ResourceView } from './columns.js';
 import { formatTime, oneLine, orNone, tsvRow } from './format.js';
+import { jsonText } from '../core/terminal-text.js';
 import type { Output } from './output.js';
 import { pickFields } from './settings.js';
 
@@ -106,7 +107,7 @@ async function printRecord<T>(
   const { mode } = output.settings;
   if (mode === 'json') {
     const it = pickFields(item, output.settings.fields);
-    await output.stdout.write(`${output.settings.prettyJson ? output.out.json(JSON.stringify(it, null, 2)) : JSON.stringify(it)}\n`);
+    await output.stdout.write(`${output.settings.prettyJson ? output.out.json(jsonText(JSON.stringify(it, null, 2))) : jsonText(JSON.stringify(it))}\n`);
     return;
   }
   if (mode === 'tsv') {

@@ -107,6 +107,23 @@ exporters do against spreadsheet formula injection. Before opening in a spreadsh
 export of names you did not type yourself, import it as text (LibreOffice: "Format quoted
 field as text"; Excel: Data, From Text/CSV, the columns as Text).
 
+Control characters
+------------------
+
+A value from a server or a file could hold terminal commands: ESC starts a sequence (OSC
+52 writes the clipboard, CSI 2J clears the screen), and so does the one-character C1
+control U+009B. Whatever chamberctl shows a person is made inert first, as gh's
+asciisanitizer does: tables and single records, error lines (the server's messages and
+field details included), the problem rows of \`members import\` and \`sync push\`, and
+\`--verbose\`'s exchanges show every C0 control but tab and newline, DEL and every C1
+control in \`cat -v\`'s notation: ESC as \`^[\`, BEL \`^G\`, DEL \`^?\`, U+009B as \`M-^[\`. In
+a table cell and an error line a newline shows as a space or \`^J\`, so it cannot fake a
+line. \`--json\` stays exact JSON: JSON.stringify escapes C0 already, and chamberctl writes
+DEL and C1 as \`\\u007f\` to \`\\u009f\`, the same value to any JSON reader, with no raw C1
+on a terminal; \`chamberctl api\` on a terminal does the same, and piped passes the
+server's bytes as they came. TSV and CSV are data for programs and carry the values as
+stored: read them on a terminal through the table, or \`--json\`.
+
 Colour, spinner
 ---------------
 

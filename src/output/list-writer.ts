@@ -2,6 +2,7 @@ import type { ListMeta } from '../contract/index.js';
 import { countOf, type ResourceView } from './columns.js';
 import { tsvRow } from './format.js';
 import { jsonText } from '../core/terminal-text.js';
+import { protectCell } from './csv-cells.js';
 import type { Output } from './output.js';
 import type { TablePlan } from './table.js';
 import { pickFields } from './settings.js';
@@ -42,7 +43,8 @@ export class ListWriter<T> {
     } else if (mode === 'tsv') {
       text = items.map((it) => tsvRow(this.view.tsv(it))).join('');
     } else if (mode === 'csv') {
-      text = await csvRows([...(this.#count === 0 ? [this.view.csv.header] : []), ...items.map((it) => this.view.csv.row(it))]);
+      const row = this.output.settings.rawCsv ? this.view.csv.row : (it: T) => this.view.csv.row(it).map(protect);
+      text = await csvRows([...(this.#count === 0 ? [this.view.csv.header] : []), ...items.map(row)]);
     } else {
       // loaded by a table only: measuring terminal widths is costly to load (width.ts)
       const { planTable, renderTable } = await import('./table.js');
@@ -64,12 +66,16 @@ export class ListWriter<T> {
 
 const indent = (text: string) => text.replace(/^/gm, '  ');
 
+/** A text cell a spreadsheet would run as a formula gets a leading `'` (csv-cells.ts); numbers and nulls stay. */
+const protect = (cell: string | number | null) => (typeof cell === 'string' ? protectCell(cell) : cell);
+
 /**
  * RFC 4180: CRLF after every record, quotes where needed; null is an empty field. A field
  * with any line break is quoted: csv-stringify quotes the record delimiter (CRLF) of its
  * own accord, but not a lone LF or CR, which would end the record early for any reader.
- * Values are written exactly as they are, a leading `=` included (docs/manual/help-output.md: a CSV
- * of chamberctl is data, for `members import` and scripts, not a spreadsheet's formulas).
+ * A value that begins with `=`, `+`, `-`, `@`, a tab or a CR is written with a leading `'`
+ * unless --raw (csv-cells.ts; docs/manual/help-csv-format.md, "Formulas"): `members import`
+ * takes it off again.
  * csv-stringify is loaded only by a CSV list, not on every list's start-up.
  */
 async function csvRows(rows: Array<Array<string | number | null>>): Promise<string> {

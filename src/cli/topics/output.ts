@@ -100,12 +100,12 @@ ignores the other columns, in a warning and in its summary's \`ignored_columns\`
 
 ${columnsOfLists(csvColumns)}
 
-Values are written exactly as they are, one that starts with \`=\`, \`+\`, \`-\` or \`@\`
-included: the CSV is data for \`members import\` and scripts, and the round trip must give
-back what was stored, so chamberctl does not prefix such values with \`'\` as some
-exporters do against spreadsheet formula injection. Before opening in a spreadsheet an
-export of names you did not type yourself, import it as text (LibreOffice: "Format quoted
-field as text"; Excel: Data, From Text/CSV, the columns as Text).
+A value that begins with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return, which a
+spreadsheet would run as a formula (OWASP's "CSV Injection"), is written with a leading
+\`'\`, which spreadsheets read as "text" and do not show; \`members import\` takes it off
+again, so an export imports back as it was stored (\`chamberctl help csv-format\`,
+"Formulas"). \`--raw\` writes every value exactly as stored, for programs other than
+\`members import\` (it goes with \`--format csv\` only: exit 2 otherwise).
 
 Control characters
 ------------------

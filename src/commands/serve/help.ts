@@ -18,7 +18,8 @@ The database
 password file (\`PGPASSFILE\`, default \`~/.pgpass\`, used only with mode 0600) as libpq
 reads them. Any other \`scheme://\` (a mistyped \`postgress://\`, a \`file:\` URI) is a
 usage error that creates nothing, on every command that takes \`--db\`; the URL's password
-is never printed. Without \`--db\`: \`$CHAMBERCTL_DB\`, else \`chamberctl.db\` in the user
+is never printed: \`user:***@\`, and \`?password=***\` and \`?sslpassword=***\` in the
+query (in the start line, the log, errors and the profile serve saves). Without \`--db\`: \`$CHAMBERCTL_DB\`, else \`chamberctl.db\` in the user
 data directory (\`chamberctl help environment\`). A database written by a newer
 chamberctl is refused.
 

@@ -67,5 +67,10 @@ other place the profile's secret or token occurs.
 The code cache holds only chamberctl's compiled JavaScript (no configuration, no
 secrets), a few MB in one folder per build and Node.js version; a new build removes the
 older folders. It can never make a command fail (unreadable, corrupt or foreign data is
-ignored and written afresh), and may be deleted at any time.
+ignored and written afresh), and may be deleted at any time. Compiled code is executable:
+whoever can write it runs code as you. So a cache folder that another user owns or that
+others can write, or a \`CHAMBERCTL_CACHE_DIR\` that others can write (unless sticky, as
+/tmp is), is not used: the command runs without a cache, after one warning line on
+stderr that names the folder and its mode (\`chmod go-w\` it, or remove it); chamberctl
+makes its folders 0700.
 `;

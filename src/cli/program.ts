@@ -40,7 +40,7 @@ export function buildProgram(ctx: CliContext, version: string): Command {
     .option('--profile <name>', 'config profile to use (env CHAMBERCTL_PROFILE)')
     .option('--json', 'print machine-readable JSON on stdout')
     .addOption(new Option('--api-version <version>', 'API version to call').choices(['auto', 'v1', 'v2']))
-    .option('--base-url <url>', 'server base URL, overriding the profile')
+    .option('--base-url <url>', "server base URL, overriding the profile's (another origin gets none of its credentials)")
     .option('--no-color', 'disable colour (also NO_COLOR)')
     .option('--verbose', 'print HTTP exchanges on stderr (secrets redacted)');
 

@@ -8,8 +8,10 @@ export const ENVIRONMENT_TOPIC = `Environment variables:
     CHAMBERCTL_DB             the database of every command with --db (serve, sync,
                               snapshot, clients, audit) unless --db is given (a SQLite
                               file or a postgres:// URL): keeps a password out of ps
-    CHAMBERCTL_CLIENT_ID      client id for chamberctl login
-    CHAMBERCTL_CLIENT_SECRET  client secret for chamberctl login, and of serve --client-id
+    CHAMBERCTL_CLIENT_ID      client id for chamberctl login, and for --base-url of
+                              another origin than the profile's (with the secret)
+    CHAMBERCTL_CLIENT_SECRET  client secret for chamberctl login, of serve --client-id,
+                              and for --base-url of another origin (with the id)
     PGPASSWORD, PGPASSFILE    the PostgreSQL password when the URL has none, as libpq
                               reads them (PGPASSFILE: default ~/.pgpass, mode 0600)
     CHAMBERCTL_CACHE_DIR      directory of the start-up code cache

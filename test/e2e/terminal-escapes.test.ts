@@ -45,6 +45,10 @@ describe('control characters from files and servers', () => {
     expect(r.exitCode).toBe(4);
     expect(r.stderr).not.toMatch(RAW_CONTROL);
     expect(r.stderr).toContain('M-^[2J');
+    // --verbose shows the exchange, the server's body included, inert too
+    const verbose = await cli.run(['chambers', 'get', `ch_${CSI_C1}${OSC52}`, '--verbose']);
+    expect(verbose.stderr).toContain('was not found');
+    expect(verbose.stderr).not.toMatch(RAW_CONTROL);
   });
 
   it('tables show C0 and C1 controls in caret notation; --json is exact JSON without a raw C1', async () => {

@@ -1,7 +1,7 @@
 import type { ListMeta } from '../contract/index.js';
 import { countOf, type ResourceView } from './columns.js';
 import { tsvRow } from './format.js';
-import { jsonText } from '../core/terminal-text.js';
+import { jsonText, terminalText } from '../core/terminal-text.js';
 import { protectCell } from './csv-cells.js';
 import type { Output } from './output.js';
 import type { TablePlan } from './table.js';
@@ -42,8 +42,15 @@ export class ListWriter<T> {
       text = `${this.#count === 0 ? '[\n' : ',\n'}${parts.join(',\n')}`;
     } else if (mode === 'tsv') {
       text = items.map((it) => tsvRow(this.view.tsv(it))).join('');
+      // data in a pipe or file, exactly; on a terminal, its controls inert (core/terminal-text.ts)
+      if (this.output.settings.stdoutIsTTY) text = terminalText(text);
     } else if (mode === 'csv') {
-      const row = this.output.settings.rawCsv ? this.view.csv.row : (it: T) => this.view.csv.row(it).map(protect);
+      const { rawCsv, stdoutIsTTY } = this.output.settings;
+      const cell = (c: string | number | null) => {
+        const kept = rawCsv ? c : protect(c);
+        return stdoutIsTTY && typeof kept === 'string' ? terminalText(kept) : kept;
+      };
+      const row = (it: T) => this.view.csv.row(it).map(cell);
       text = await csvRows([...(this.#count === 0 ? [this.view.csv.header] : []), ...items.map(row)]);
     } else {
       // loaded by a table only: measuring terminal widths is costly to load (width.ts)

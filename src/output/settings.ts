@@ -29,6 +29,8 @@ export interface OutputSettings {
   fields?: string[];
   /** `--format csv --raw`: values exactly as stored, no `'` before a would-be formula. */
   rawCsv?: boolean;
+  /** Is stdout a terminal? TSV and CSV shown there have their control characters made inert. */
+  stdoutIsTTY?: boolean;
 }
 
 /** An object with only `fields` (an absent one as null), as gh's `--json FIELDS` prints it. */
@@ -80,6 +82,7 @@ export function outputSettings(
     prettyJson: stdoutIsTTY,
     ...(globals.jsonFields ? { fields: globals.jsonFields } : {}),
     ...(globals.raw ? { rawCsv: true } : {}),
+    ...(stdoutIsTTY ? { stdoutIsTTY } : {}),
   };
 }
 

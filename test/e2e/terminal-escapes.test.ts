@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { loggedIn, type LoggedIn } from '../commands/logged-in.js';
 import { api, csvFile, type Api } from '../import/e2e-helpers.js';
+import { runOnPty } from '../helpers/pty.js';
 
 let server: TestServer;
 let cli: LoggedIn;
@@ -61,5 +62,14 @@ describe('control characters from files and servers', () => {
     expect(json.stdout).not.toMatch(RAW_CONTROL);
     expect(json.stdout).toContain('\\u009b2J');
     expect((JSON.parse(json.stdout) as Array<{ name: string }>).map((c) => c.name)).toContain(`Evil${OSC52}${CSI_C1}`);
+    // TSV and CSV are exact in a pipe (data), and inert on a terminal
+    const piped = await cli.run(['chambers', 'list', '--format', 'tsv']);
+    expect(piped.stdout).toContain(`Evil${OSC52}${CSI_C1}`);
+    for (const format of ['tsv', 'csv']) {
+      const shown = await runOnPty(['chambers', 'list', '--format', format], { configDir: cli.dir, steps: [], columns: 120 });
+      expect(shown.exitCode, shown.output).toBe(0);
+      expect(shown.output).toContain('Evil^[]52;c;ZXZpbA==^GM-^[2J');
+      expect(shown.output.replace(/\r\n/g, '\n')).not.toMatch(RAW_CONTROL);
+    }
   });
 });

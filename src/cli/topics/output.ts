@@ -121,8 +121,9 @@ a table cell and an error line a newline shows as a space or \`^J\`, so it canno
 line. \`--json\` stays exact JSON: JSON.stringify escapes C0 already, and chamberctl writes
 DEL and C1 as \`\\u007f\` to \`\\u009f\`, the same value to any JSON reader, with no raw C1
 on a terminal; \`chamberctl api\` on a terminal does the same, and piped passes the
-server's bytes as they came. TSV and CSV are data for programs and carry the values as
-stored: read them on a terminal through the table, or \`--json\`.
+server's bytes as they came. TSV and CSV carry the values exactly into a pipe or a file
+(they are data for programs); written to a terminal, their values are made inert as a
+table's are.
 
 Colour, spinner
 ---------------

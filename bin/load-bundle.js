@@ -50,8 +50,48 @@ function cacheFolder(distDir, env, files) {
     return undefined;
   }
   if (!/^[0-9a-f]{16,64}$/.test(buildId)) return undefined;
-  const root = path.join(env.CHAMBERCTL_CACHE_DIR || defaultCacheDir(env), 'code-cache');
-  return { root, buildId, dir: path.join(root, `${buildId}-${process.version}`) };
+  const base = env.CHAMBERCTL_CACHE_DIR || defaultCacheDir(env);
+  const root = path.join(base, 'code-cache');
+  const cache = { root, buildId, dir: path.join(root, `${buildId}-${process.version}`) };
+  const doubt = untrusted(base, cache);
+  if (doubt) {
+    // shell completion never writes to stderr (src/completion/README.md): it only runs uncached
+    if (process.argv[2] !== '__complete') process.stderr.write(`warning: ignoring the code cache in ${doubt}; chamberctl runs without it\n`);
+    return undefined;
+  }
+  return cache;
+}
+
+/**
+ * Why the cache may not be trusted, or undefined. Code cache is executable data: whoever can
+ * write it runs code as the user of every later command. So the folders that hold it must
+ * be the user's own and writable by nobody else, and the directory they are made in
+ * (CHAMBERCTL_CACHE_DIR) writable by nobody else unless sticky (as /tmp is, where others
+ * cannot replace what is ours). Folders not made yet are made 0700. Skipped on Windows.
+ */
+function untrusted(base, cache) {
+  if (typeof process.getuid !== 'function') return undefined;
+  const uid = process.getuid();
+  const checks = [
+    [base, false],
+    [cache.root, true],
+    [cache.dir, true],
+  ];
+  for (const [dir, ours] of checks) {
+    let info;
+    try {
+      // the folders chamberctl makes are never links; the directory given may be one
+      info = ours ? fs.lstatSync(dir) : fs.statSync(dir);
+    } catch {
+      continue; // not there (yet): made 0700 when the cache is written
+    }
+    const mode = `mode 0${(info.mode & 0o777).toString(8)}`;
+    if (ours && info.uid !== uid) return `${dir}: it belongs to another user (uid ${info.uid}, not ${uid})`;
+    if (ours && !info.isDirectory()) return `${dir}: it is not a directory`;
+    const sticky = (info.mode & 0o1000) !== 0;
+    if ((info.mode & 0o022) !== 0 && (ours || !sticky)) return `${dir}: others can write it (${mode}; chmod go-w ${dir} or remove it)`;
+  }
+  return undefined;
 }
 
 function readCacheData(file) {

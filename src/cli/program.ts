@@ -3,6 +3,7 @@ import { restyleCommanderError } from './commander-messages.js';
 import { helpRequest, needsHelpTexts } from './help-topics.js';
 import type { CliContext } from '../core/context.js';
 import { CliError, ExitCode } from '../core/exit-codes.js';
+import { terminalLine } from '../core/terminal-text.js';
 import { registerApi } from '../commands/api/register.js';
 import { registerAuthCommands } from '../commands/auth/register.js';
 import { registerChambersCommands } from '../commands/chambers/register.js';
@@ -39,7 +40,7 @@ export function buildProgram(ctx: CliContext, version: string): Command {
     .option('--profile <name>', 'config profile to use (env CHAMBERCTL_PROFILE)')
     .option('--json', 'print machine-readable JSON on stdout')
     .addOption(new Option('--api-version <version>', 'API version to call').choices(['auto', 'v1', 'v2']))
-    .option('--base-url <url>', 'server base URL, overriding the profile')
+    .option('--base-url <url>', "server base URL, overriding the profile's (another origin gets none of its credentials)")
     .option('--no-color', 'disable colour (also NO_COLOR)')
     .option('--verbose', 'print HTTP exchanges on stderr (secrets redacted)');
 
@@ -107,13 +108,14 @@ export function reportError(err: unknown, ctx: CliContext, verbose: boolean): nu
     return ExitCode.USAGE;
   }
   if (err instanceof CliError) {
-    ctx.stderr.write(`error: ${err.message}\n`);
-    for (const line of err.details) ctx.stderr.write(`  ${line}\n`);
+    // a message may carry a server's words or a file's: shown inert (core/terminal-text.ts)
+    ctx.stderr.write(`error: ${terminalLine(err.message)}\n`);
+    for (const line of err.details) ctx.stderr.write(`  ${terminalLine(line)}\n`);
     if (verbose && err.cause instanceof Error && err.cause.stack) ctx.stderr.write(`${err.cause.stack}\n`);
     return err.exitCode;
   }
   const message = err instanceof Error ? err.message : String(err);
-  ctx.stderr.write(`error: ${message}\n`);
+  ctx.stderr.write(`error: ${terminalLine(message)}\n`);
   if (verbose && err instanceof Error && err.stack) ctx.stderr.write(`${err.stack}\n`);
   return ExitCode.FAILURE;
 }

@@ -8,7 +8,8 @@ import { loginHint, missingProfileHint, selectProfile } from '../config/select.j
 import { httpClientFor } from './create-http.js';
 import { DirectoryClient } from './directory-client.js';
 import type { HttpClient, HttpClientOptions } from './http.js';
-import { TokenProvider, tokenVersion, type RefusedMessage, type TokenCache } from './tokens.js';
+import { originOf, sameOrigin } from './origin.js';
+import { TokenProvider, tokenVersion, type Credentials, type RefusedMessage, type TokenCache } from './tokens.js';
 import type { Session } from './types.js';
 
 export interface OpenedProfile {
@@ -22,18 +23,26 @@ export interface OpenedProfile {
 
 /**
  * The selected profile, ready for calls. Exit 3 when it does not exist or has no
- * credentials. `--base-url` points this one command elsewhere; tokens from such a server
- * are used but not saved in the profile.
+ * credentials. `--base-url` points this one command elsewhere on the profile's own origin
+ * (tokens from there are used but not saved); a profile's credentials never go to another
+ * origin: there, the command takes CHAMBERCTL_CLIENT_ID and CHAMBERCTL_CLIENT_SECRET, or
+ * stops with exit 3 naming a profile saved for it (docs/guides/profiles-and-auth.md#where-credentials-go).
  */
 export function openProfileForCalls(globals: GlobalOptions, ctx: CliContext, extra: HttpClientOptions = {}): OpenedProfile {
   const store = openProfileStore(ctx.env);
   const { name, source } = selectProfile(globals, ctx.env, store);
   const profile = store.get(name);
   const hint = loginHint(name, source);
+  const oneOff = globals.baseUrl ? normaliseBaseUrl(globals.baseUrl) : undefined;
+  if (oneOff !== undefined && (!profile || !sameOrigin(oneOff, profile.baseUrl))) {
+    const fromEnv = environmentCredentials(ctx.env);
+    if (fromEnv) return openWithEnvironment(name, profile, oneOff, fromEnv, globals, ctx, extra);
+    if (profile) throw new CliError(otherOriginMessage(name, profile.baseUrl, oneOff, store), ExitCode.AUTH);
+  }
   if (!profile) throw new CliError(`there is no profile "${name}"; ${missingProfileHint(name, source)}`, ExitCode.AUTH);
   if (!hasCredentials(profile)) throw new CliError(`profile "${name}" has no credentials; ${hint}`, ExitCode.AUTH);
 
-  const baseUrl = globals.baseUrl ? normaliseBaseUrl(globals.baseUrl) : profile.baseUrl;
+  const baseUrl = oneOff ?? profile.baseUrl;
   const http = httpClientFor(globals, ctx, extra);
   const tokens = new TokenProvider({
     http,
@@ -46,16 +55,62 @@ export function openProfileForCalls(globals: GlobalOptions, ctx: CliContext, ext
   return { name, profile, baseUrl, apiVersion: globals.apiVersion ?? profile.apiVersion, http, tokens };
 }
 
+/** Both CHAMBERCTL_CLIENT_ID and CHAMBERCTL_CLIENT_SECRET, when both are set. */
+function environmentCredentials(env: Record<string, string | undefined>): Credentials | undefined {
+  const clientId = env.CHAMBERCTL_CLIENT_ID?.trim();
+  const clientSecret = env.CHAMBERCTL_CLIENT_SECRET?.trim();
+  return clientId && clientSecret ? { clientId, clientSecret } : undefined;
+}
+
+/** `--base-url` of another origin with the environment's credentials; nothing is saved. */
+function openWithEnvironment(
+  name: string,
+  saved: Profile | undefined,
+  baseUrl: string,
+  credentials: Credentials,
+  globals: GlobalOptions,
+  ctx: CliContext,
+  extra: HttpClientOptions,
+): OpenedProfile {
+  const http = httpClientFor(globals, ctx, extra);
+  const profile = { baseUrl, ...credentials, apiVersion: saved?.apiVersion ?? 'auto', tokens: {} } as const;
+  const tokens = new TokenProvider({
+    http,
+    baseUrl,
+    credentials,
+    cache: { load: () => undefined, save: () => undefined },
+    now: ctx.now,
+    refused: (said, url) =>
+      `${url} refused client ${credentials.clientId} from CHAMBERCTL_CLIENT_ID and CHAMBERCTL_CLIENT_SECRET (${said})`,
+  });
+  return { name, profile, baseUrl, apiVersion: globals.apiVersion ?? profile.apiVersion, http, tokens };
+}
+
+/** The one line when --base-url names an origin the profile holds no credentials for. */
+function otherOriginMessage(name: string, savedUrl: string, oneOff: string, store: ProfileStore): string {
+  const origin = originOf(oneOff);
+  const there = store
+    .list()
+    .filter((e) => hasCredentials(e.profile) && sameOrigin(e.profile.baseUrl, oneOff))
+    .map((e) => e.name);
+  const use = there.length > 0 ? `use --profile ${there[0]} (saved for it)` : `log in to it (chamberctl login --profile NAME --base-url ${oneOff})`;
+  return (
+    `profile "${name}" holds credentials for ${originOf(savedUrl)} only, not for ${origin}: ` +
+    `${use}, or set CHAMBERCTL_CLIENT_ID and CHAMBERCTL_CLIENT_SECRET for it`
+  );
+}
+
 /**
  * A saved secret that the server stops accepting was revoked or rotated (login checked it
  * when it was saved): logging in again with it cannot help, a new secret from whoever runs
- * the directory can. Sent elsewhere with --base-url, it may simply be unknown there.
+ * the directory can. Sent to another path of its origin with --base-url (another server
+ * behind the same proxy), it may simply be unknown there.
  */
 export function savedCredentialsRefused(name: string, clientId: string, oneOffServer: boolean): RefusedMessage {
   return (said, baseUrl) =>
     `profile "${name}": ${baseUrl} refused client ${clientId} (${said}); ` +
     (oneOffServer
-      ? "--base-url sent the profile's credentials to a server other than its own, which may not know the client"
+      ? "--base-url sent the profile's credentials to another path of its origin, which may not know the client"
       : "the client may have been revoked or its secret rotated: ask the directory's operator for a new secret, " +
         `then log in with it (chamberctl login --profile ${name})`);
 }

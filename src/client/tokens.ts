@@ -3,6 +3,7 @@ import { TokenAnswer, type ApiVersion } from '../contract/index.js';
 import type { CachedToken } from '../config/profile.js';
 import { errorFromResponse, serverMessage } from './errors.js';
 import type { HttpClient } from './http.js';
+import { refuseCleartext } from './origin.js';
 
 /** A cached token is used until this long before it expires. */
 export const EXPIRY_MARGIN_MS = 60_000;
@@ -62,6 +63,7 @@ export async function requestToken(
   now: () => Date,
   refused: RefusedMessage = checkTheCredentials,
 ): Promise<CachedToken> {
+  refuseCleartext(baseUrl, 'the client secret');
   http.addSecret(creds.clientSecret);
   const res = await http.request({
     method: 'POST',
@@ -124,6 +126,7 @@ export class TokenProvider {
   async tokenInfo(version: ApiVersion): Promise<CachedToken> {
     const known = this.#known.get(version) ?? this.opts.cache.load(version);
     if (isFresh(known, this.opts.baseUrl, this.opts.now())) {
+      refuseCleartext(this.opts.baseUrl, 'a token');
       this.#known.set(version, known);
       this.opts.http.addSecret(known.accessToken);
       return known;

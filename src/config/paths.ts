@@ -26,7 +26,8 @@ export function resolveDb(option: string | undefined, env: Record<string, string
   const value = option ?? fromEnv ?? defaultDbPath(env);
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value);
   if (scheme && !/^postgres(ql)?$/i.test(scheme[1]!)) {
-    const shown = value.replace(/^([^:]+:\/\/[^:@/]*):[^@/]*@/, '$1:***@');
+    // a password as user:pw@ or as a query parameter (libpq's password, sslpassword)
+    const shown = value.replace(/^([^:]+:\/\/[^:@/]*):[^@/]*@/, '$1:***@').replace(/([?&](?:ssl)?password=)[^&#]*/gi, '$1***');
     throw usageError(
       `${fromEnv ? 'CHAMBERCTL_DB' : '--db'} "${shown}" is a ${scheme[1]}:// URL; a database is a SQLite file, :memory:, or a postgres:// or postgresql:// URL`,
     );

@@ -92,6 +92,8 @@ export interface GlobalOptions {
   format?: 'table' | 'tsv' | 'json' | 'csv';
   /** --wide on the lists: every column, nothing cut. */
   wide?: boolean;
+  /** --raw on the lists: --format csv without the `'` before a would-be formula. */
+  raw?: boolean;
   /** `--json id,name` (or `--json=id,name`): only these fields of each object, as gh's --json. */
   jsonFields?: string[];
   verbose?: boolean;

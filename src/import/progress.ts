@@ -4,6 +4,7 @@
 //   with the HTTP log and reads well in a CI log;
 // - `off`: nothing (stderr is not a terminal and no --verbose).
 import type { OutStream } from '../core/context.js';
+import { terminalLine } from '../core/terminal-text.js';
 
 export type ProgressMode = 'live' | 'periodic' | 'off';
 
@@ -52,7 +53,8 @@ export class Progress {
   /** A line for the person (a problem row, a warning), printed above the live status. */
   log(line: string): void {
     if (this.#shown) this.opts.stream.write(CLEAR_LINE);
-    this.opts.stream.write(`${line}\n`);
+    // a problem row quotes the file and the server: shown inert (core/terminal-text.ts)
+    this.opts.stream.write(`${terminalLine(line)}\n`);
     if (this.#shown) this.#draw();
   }
 

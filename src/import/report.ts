@@ -11,6 +11,7 @@ import { open, stat, unlink, type FileHandle } from 'node:fs/promises';
 import type { WriteStream } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import { CliError, ExitCode, usageError } from '../core/exit-codes.js';
+import { protectCell, unprotectCell } from '../output/csv-cells.js';
 
 export type ReportStatus = 'invalid' | 'duplicate' | 'failed';
 
@@ -75,8 +76,9 @@ export class ReportWriter {
   }
 
   #csv(rows: string[][], bom: boolean): string {
-    // a lone CR is a line break to the import, so values holding one are quoted too
-    return stringify(rows, { delimiter: this.delimiter, record_delimiter: 'unix', quoted_match: /\r/, bom });
+    // a lone CR is a line break to the import, so values holding one are quoted too; a cell
+    // that a spreadsheet would run as a formula gets a leading ' (output/csv-cells.ts)
+    return stringify(rows.map((row) => row.map(reportCell)), { delimiter: this.delimiter, record_delimiter: 'unix', quoted_match: /\r/, bom });
   }
 
   async #write(text: string): Promise<void> {
@@ -109,3 +111,10 @@ async function sameFile(a: string, b: string): Promise<boolean> {
     return false; // the report does not exist yet
   }
 }
+
+/**
+ * A cell of the report: the value the import took from the input cell (a `'` it took off
+ * stays off), written with a `'` where a spreadsheet would run it. Importing the report
+ * gives the import of the input cell: unprotect(protect(unprotect(c))) is unprotect(c).
+ */
+const reportCell = (cell: string) => protectCell(unprotectCell(cell));

@@ -1,6 +1,7 @@
 // One data row → the body to send, or the reason it cannot be sent. The rules are the
 // contract's MemberCreate schema, the same the server applies.
 import { MemberCreate, parseWith } from '../contract/index.js';
+import { unprotectCell } from '../output/csv-cells.js';
 import type { Header, MemberColumn } from './header.js';
 
 export type CheckedRow =
@@ -27,7 +28,8 @@ export function checkRow(fields: readonly string[], header: Header): CheckedRow 
   }
   const value = (column: MemberColumn): string | undefined => {
     const i = header.index[column];
-    return i === -1 ? undefined : fields[i];
+    // a `'` that an export or the report put before `=`, `+`, `-`, `@` comes off (csv-cells.ts)
+    return i === -1 || fields[i] === undefined ? undefined : unprotectCell(fields[i]);
   };
   const input: Record<string, string> = {};
   const encodingErrors: string[] = [];

@@ -1,4 +1,5 @@
 // Small value formatters shared by the renderers. Widths on a terminal are in width.ts.
+import { terminalLine } from '../core/terminal-text.js';
 
 /**
  * Times in tables are absolute and in UTC, `2026-11-22 14:05`: the same on every machine,
@@ -60,10 +61,10 @@ export function tsvRow(values: ReadonlyArray<string | number | null | undefined>
 }
 
 /**
- * Table cells are single lines: control characters (newlines, tabs) become spaces so a
- * multi-line value cannot break the layout.
+ * Table cells are single lines: newlines, tabs and carriage returns become spaces so a
+ * multi-line value cannot break the layout; any other control character (C0, DEL, C1)
+ * is shown inert (core/terminal-text.ts).
  */
 export function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+  return terminalLine(text.replace(/[\t\n\r]+/g, ' '));
 }

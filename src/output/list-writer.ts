@@ -1,6 +1,8 @@
 import type { ListMeta } from '../contract/index.js';
 import { countOf, type ResourceView } from './columns.js';
 import { tsvRow } from './format.js';
+import { jsonText, terminalText } from '../core/terminal-text.js';
+import { protectCell } from './csv-cells.js';
 import type { Output } from './output.js';
 import type { TablePlan } from './table.js';
 import { pickFields } from './settings.js';
@@ -35,13 +37,21 @@ export class ListWriter<T> {
       const { fields } = this.output.settings;
       const parts = items.map((item) => {
         const it = pickFields(item, fields);
-        return prettyJson ? this.output.out.json(indent(JSON.stringify(it, null, 2))) : JSON.stringify(it);
+        return prettyJson ? this.output.out.json(indent(jsonText(JSON.stringify(it, null, 2)))) : jsonText(JSON.stringify(it));
       });
       text = `${this.#count === 0 ? '[\n' : ',\n'}${parts.join(',\n')}`;
     } else if (mode === 'tsv') {
       text = items.map((it) => tsvRow(this.view.tsv(it))).join('');
+      // data in a pipe or file, exactly; on a terminal, its controls inert (core/terminal-text.ts)
+      if (this.output.settings.stdoutIsTTY) text = terminalText(text);
     } else if (mode === 'csv') {
-      text = await csvRows([...(this.#count === 0 ? [this.view.csv.header] : []), ...items.map((it) => this.view.csv.row(it))]);
+      const { rawCsv, stdoutIsTTY } = this.output.settings;
+      const cell = (c: string | number | null) => {
+        const kept = rawCsv ? c : protect(c);
+        return stdoutIsTTY && typeof kept === 'string' ? terminalText(kept) : kept;
+      };
+      const row = (it: T) => this.view.csv.row(it).map(cell);
+      text = await csvRows([...(this.#count === 0 ? [this.view.csv.header] : []), ...items.map(row)]);
     } else {
       // loaded by a table only: measuring terminal widths is costly to load (width.ts)
       const { planTable, renderTable } = await import('./table.js');
@@ -63,12 +73,16 @@ export class ListWriter<T> {
 
 const indent = (text: string) => text.replace(/^/gm, '  ');
 
+/** A text cell a spreadsheet would run as a formula gets a leading `'` (csv-cells.ts); numbers and nulls stay. */
+const protect = (cell: string | number | null) => (typeof cell === 'string' ? protectCell(cell) : cell);
+
 /**
  * RFC 4180: CRLF after every record, quotes where needed; null is an empty field. A field
  * with any line break is quoted: csv-stringify quotes the record delimiter (CRLF) of its
  * own accord, but not a lone LF or CR, which would end the record early for any reader.
- * Values are written exactly as they are, a leading `=` included (docs/manual/help-output.md: a CSV
- * of chamberctl is data, for `members import` and scripts, not a spreadsheet's formulas).
+ * A value that begins with `=`, `+`, `-`, `@`, a tab or a CR is written with a leading `'`
+ * unless --raw (csv-cells.ts; docs/manual/help-csv-format.md, "Formulas"): `members import`
+ * takes it off again.
  * csv-stringify is loaded only by a CSV list, not on every list's start-up.
  */
 async function csvRows(rows: Array<Array<string | number | null>>): Promise<string> {

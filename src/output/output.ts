@@ -22,7 +22,7 @@ export interface Output {
 }
 
 export async function createOutput(
-  globals: { json?: boolean; color?: boolean; verbose?: boolean; format?: OutputSettings['mode']; wide?: boolean; jsonFields?: string[] },
+  globals: { json?: boolean; color?: boolean; verbose?: boolean; format?: OutputSettings['mode']; wide?: boolean; jsonFields?: string[]; raw?: boolean },
   ctx: Pick<CliContext, 'stdout' | 'stderr' | 'env'>,
 ): Promise<Output> {
   const settings = outputSettings(globals, ctx);

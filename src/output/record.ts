@@ -1,6 +1,7 @@
 import type { Chamber, Member } from '../contract/index.js';
 import { eventView, memberView, type ResourceView } from './columns.js';
 import { formatTime, oneLine, orNone, tsvRow } from './format.js';
+import { jsonText, terminalText } from '../core/terminal-text.js';
 import type { Output } from './output.js';
 import { pickFields } from './settings.js';
 
@@ -106,13 +107,14 @@ async function printRecord<T>(
   const { mode } = output.settings;
   if (mode === 'json') {
     const it = pickFields(item, output.settings.fields);
-    await output.stdout.write(`${output.settings.prettyJson ? output.out.json(JSON.stringify(it, null, 2)) : JSON.stringify(it)}\n`);
+    await output.stdout.write(`${output.settings.prettyJson ? output.out.json(jsonText(JSON.stringify(it, null, 2))) : jsonText(JSON.stringify(it))}\n`);
     return;
   }
   if (mode === 'tsv') {
     let text = fields.map((f) => tsvRow([f.key, f.tsv(item)])).join('');
     for (const r of relations) text += r.tsv();
-    await output.stdout.write(text);
+    // exact in a pipe or file; on a terminal, control characters inert (core/terminal-text.ts)
+    await output.stdout.write(output.settings.stdoutIsTTY ? terminalText(text) : text);
     return;
   }
   const shown = fields.flatMap((f) => (f.label ? [{ ...f, label: f.label }] : []));

@@ -27,6 +27,10 @@ export interface OutputSettings {
   prettyJson: boolean;
   /** `--json id,name`: each object with only these fields, in this order (absent ones null). */
   fields?: string[];
+  /** `--format csv --raw`: values exactly as stored, no `'` before a would-be formula. */
+  rawCsv?: boolean;
+  /** Is stdout a terminal? TSV and CSV shown there have their control characters made inert. */
+  stdoutIsTTY?: boolean;
 }
 
 /** An object with only `fields` (an absent one as null), as gh's `--json FIELDS` prints it. */
@@ -58,7 +62,7 @@ export function colorLevel(stream: OutStream, env: Record<string, string | undef
 }
 
 export function outputSettings(
-  globals: { json?: boolean; color?: boolean; format?: OutputMode; wide?: boolean; jsonFields?: string[] },
+  globals: { json?: boolean; color?: boolean; format?: OutputMode; wide?: boolean; jsonFields?: string[]; raw?: boolean },
   ctx: { stdout: OutStream; stderr: OutStream; env: Record<string, string | undefined> },
 ): OutputSettings {
   const colorFlag = globals.color !== false;
@@ -66,8 +70,10 @@ export function outputSettings(
   if ((globals.json || globals.jsonFields) && globals.format && globals.format !== 'json') {
     throw usageError(`--json and --format ${globals.format} ask for two outputs; give one (--json is --format json)`);
   }
+  const mode = globals.json || globals.jsonFields ? 'json' : (globals.format ?? (stdoutIsTTY ? 'table' : 'tsv'));
+  if (globals.raw && mode !== 'csv') throw usageError(`--raw goes with --format csv only (this output is ${mode})`);
   return {
-    mode: globals.json || globals.jsonFields ? 'json' : (globals.format ?? (stdoutIsTTY ? 'table' : 'tsv')),
+    mode,
     stdoutColor: colorLevel(ctx.stdout, ctx.env, colorFlag),
     stderrColor: colorLevel(ctx.stderr, ctx.env, colorFlag),
     // --wide: every column, nothing cut (the terminal wraps), as kubectl's -o wide
@@ -75,6 +81,8 @@ export function outputSettings(
     stderrIsTTY: Boolean(ctx.stderr.isTTY),
     prettyJson: stdoutIsTTY,
     ...(globals.jsonFields ? { fields: globals.jsonFields } : {}),
+    ...(globals.raw ? { rawCsv: true } : {}),
+    ...(stdoutIsTTY ? { stdoutIsTTY } : {}),
   };
 }
 

@@ -1,9 +1,9 @@
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { ChamberType, Event, Member } from '../contract/index.js';
 import { chamberOf, eventOf, memberOf, rawUnlessCanonical, type ChamberRow } from '../storage/rows.js';
 import { checkHeader, compareIds, parseLine, RECORD_KINDS, SnapshotError, type ParsedLine, type SnapshotCounts } from './format.js';
 import { LoadConflict, type LoadRow, type SnapshotBackend, type SnapshotLoader } from '../storage/snapshot-backend.js';
+import { cappedLines, LineTooLong } from './lines.js';
 
 /** Rows per insert batch (PostgreSQL's limit of 65535 parameters allows ~5900 chambers). */
 const BATCH = 2000;
@@ -55,11 +55,17 @@ class SnapshotReader {
     input: Readable,
     private readonly loader: SnapshotLoader,
   ) {
-    this.lines = createInterface({ input, crlfDelay: Infinity })[Symbol.asyncIterator]();
+    this.lines = cappedLines(input);
   }
 
   private async next(): Promise<string | undefined> {
-    const r = await this.lines.next();
+    let r: IteratorResult<string>;
+    try {
+      r = await this.lines.next();
+    } catch (err) {
+      if (err instanceof LineTooLong) throw new SnapshotError(err.line, err.message);
+      throw err;
+    }
     if (r.done) return undefined;
     this.lineNo++;
     return r.value;

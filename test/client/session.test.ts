@@ -149,32 +149,44 @@ describe('openSession', () => {
         "the client may have been revoked or its secret rotated: ask the directory's operator for a new secret, " +
         'then log in with it (chamberctl login --profile default)',
     );
-    // sent elsewhere for one command, the credentials may simply be unknown there
+  });
+
+  it("never sends a profile's credentials to another origin: --base-url there needs its own (exit 3)", async () => {
     const other = await startTestServer({ seed: 'none' });
     try {
-      // (the other server knows the test client too, but not the reader)
-      await store.set('default', { ...store.get('default')!, clientId: READER.id, clientSecret: READER.secret });
-      const elsewhere = await openSession({ ...globals, baseUrl: other.baseUrl }, ctx);
-      const e = await rejection(elsewhere.api.listChambers('v1', {}));
-      await elsewhere.close();
-      expect(e?.exitCode).toBe(ExitCode.AUTH);
-      expect(e?.message).toBe(
-        `profile "default": ${other.baseUrl} refused client ${READER.id} (client authentication failed); ` +
-          "--base-url sent the profile's credentials to a server other than its own, which may not know the client",
+      const ctx = ctxFor();
+      const err = await rejection(openSession({ ...globals, baseUrl: other.baseUrl }, ctx));
+      expect(err?.exitCode).toBe(ExitCode.AUTH);
+      expect(err?.message).toBe(
+        `profile "default" holds credentials for ${server.baseUrl} only, not for ${other.baseUrl}: ` +
+          `log in to it (chamberctl login --profile NAME --base-url ${other.baseUrl}), or set CHAMBERCTL_CLIENT_ID and CHAMBERCTL_CLIENT_SECRET for it`,
       );
+      // a profile saved for that origin is named
+      await openProfileStore(ctx.env).set('there', { baseUrl: other.baseUrl, clientId: 'x', clientSecret: 'y', apiVersion: 'auto', tokens: {} });
+      const named = await rejection(openSession({ ...globals, baseUrl: `${other.baseUrl}/v2` }, ctx));
+      expect(named?.message).toContain(`not for ${other.baseUrl}: use --profile there (saved for it), or set`);
+      expect(other.tokenRequests()).toBe(0);
     } finally {
       await other.close();
     }
   });
 
-  it('--base-url sends this command elsewhere without saving its tokens', async () => {
+  it('--base-url of another origin takes CHAMBERCTL_CLIENT_ID and CHAMBERCTL_CLIENT_SECRET, and saves no token', async () => {
     const other = await startTestServer({ seed: 'none' });
     try {
-      const ctx = ctxFor();
+      const ctx = ctxFor({ CHAMBERCTL_CLIENT_ID: other.clientId, CHAMBERCTL_CLIENT_SECRET: other.clientSecret });
       session = await openSession({ ...globals, baseUrl: other.baseUrl }, ctx);
       const page = await session.api.listChambers('v1', {});
       expect(page.meta.total).toBe(0);
       expect(openProfileStore(ctx.env).get('default')!.tokens).toEqual({});
+      await session.close();
+      // refused there: the line names where the credentials came from
+      session = await openSession({ ...globals, baseUrl: other.baseUrl }, ctxFor({ CHAMBERCTL_CLIENT_ID: READER.id, CHAMBERCTL_CLIENT_SECRET: READER.secret }));
+      const e = await rejection(session.api.listChambers('v1', {}));
+      expect(e?.exitCode).toBe(ExitCode.AUTH);
+      expect(e?.message).toBe(
+        `${other.baseUrl} refused client ${READER.id} from CHAMBERCTL_CLIENT_ID and CHAMBERCTL_CLIENT_SECRET (client authentication failed)`,
+      );
     } finally {
       await session?.close();
       session = undefined;
@@ -182,11 +194,32 @@ describe('openSession', () => {
     }
   });
 
+  it('refuses to send the secret, or a cached token, over plain http to an address other than loopback (exit 3)', async () => {
+    const ctx = ctxFor();
+    const store = openProfileStore(ctx.env);
+    const remote = 'http://192.0.2.1:8080'; // TEST-NET-1: nothing answers there
+    const line = 'refusing to send the client secret to http://192.0.2.1:8080 over plain http: use its https:// URL';
+    await store.set('default', { ...store.get('default')!, baseUrl: remote });
+    session = await openSession(globals, ctx);
+    const err = await rejection(session.api.listChambers('v1', {}));
+    expect(err?.exitCode).toBe(ExitCode.AUTH);
+    expect(err?.message.startsWith(line)).toBe(true);
+    await session.close();
+    const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
+    await store.set('default', { ...store.get('default')!, tokens: { v1: { accessToken: 'cached', expiresAt, baseUrl: remote } } });
+    session = await openSession(globals, ctx);
+    const cached = await rejection(session.api.listChambers('v1', {}));
+    expect(cached?.exitCode).toBe(ExitCode.AUTH);
+    expect(cached?.message).toContain('refusing to send a token to http://192.0.2.1:8080 over plain http');
+  });
+
   it('names the URL when the server cannot be reached (exit 1)', async () => {
     const gone = await startTestServer({ seed: 'none' });
     await gone.close();
     const ctx = ctxFor();
-    session = await openSession({ ...globals, baseUrl: gone.baseUrl }, ctx);
+    const store = openProfileStore(ctx.env);
+    await store.set('default', { ...store.get('default')!, baseUrl: gone.baseUrl });
+    session = await openSession(globals, ctx);
     const err = await rejection(session.api.listChambers('v1', {}));
     expect(err?.exitCode).toBe(ExitCode.FAILURE);
     expect(err?.message).toBe(`cannot reach ${gone.baseUrl}: connection refused`);

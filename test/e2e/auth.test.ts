@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assertBuilt, makeTempDir, removeTempDir, runCli, type RunResult } from '../helpers/cli.js';
@@ -103,6 +103,39 @@ describe('login', () => {
     const p = readConfig().profiles.default;
     expect(p.apiVersion).toBe('v1');
     expect(Object.keys(p.tokens)).toEqual(['v1']);
+  });
+
+  it('refuses to send the secret over plain http to an address other than loopback (exit 3), saving nothing', async () => {
+    for (const url of ['http://192.0.2.1:8080', 'http://directory.example.org']) {
+      const r = await cli(['login', '--base-url', url, '--client-id', 'a', '--client-secret', 'b']);
+      expect(r.exitCode).toBe(3);
+      expect(r.stderr).toBe(
+        `error: refusing to send the client secret to ${url} over plain http: use its https:// URL (a TLS proxy in front of serve), ` +
+          'or reach it through a loopback address (ssh -L 8080:localhost:8080 HOST, then http://127.0.0.1:8080)\n',
+      );
+    }
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+
+  it("never sends the profile's secret to the origin --base-url names: exit 3 and one line, until that origin has credentials", async () => {
+    expectOk(await login());
+    const other = await startTestServer({ seed: 'none' });
+    try {
+      const r = await cli(['chambers', 'list', '--base-url', other.baseUrl]);
+      expect(r.exitCode).toBe(3);
+      expect(r.stderr).toBe(
+        `error: profile "default" holds credentials for ${server.baseUrl} only, not for ${other.baseUrl}: ` +
+          `log in to it (chamberctl login --profile NAME --base-url ${other.baseUrl}), or set CHAMBERCTL_CLIENT_ID and CHAMBERCTL_CLIENT_SECRET for it\n`,
+      );
+      expect(other.tokenRequests()).toBe(0);
+      const env = { CHAMBERCTL_CLIENT_ID: other.clientId, CHAMBERCTL_CLIENT_SECRET: other.clientSecret };
+      const withEnv = await cli(['chambers', 'list', '--base-url', other.baseUrl], { env });
+      expect(withEnv.exitCode, withEnv.stderr).toBe(0);
+      expect(other.tokenRequests()).toBe(1);
+      expect(JSON.stringify(readConfig())).not.toContain(other.baseUrl);
+    } finally {
+      await other.close();
+    }
   });
 
   it('names the server when it cannot be reached (exit 1)', async () => {

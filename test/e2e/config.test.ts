@@ -82,17 +82,41 @@ describe('chamberctl config', () => {
     expect(await configFile()).toContain(server.clientSecret);
   });
 
-  it('set base-url normalises it and drops the tokens of the old server; the credentials stay', async () => {
+  it('set base-url normalises it and drops the tokens of the old server; on its origin the credentials stay', async () => {
     expect(await configFile()).toContain('accessToken');
     const r = await cli.run(['config', 'set', 'base-url', `${server.baseUrl}/`, '--json']);
     expect(JSON.parse(r.stdout)).toEqual({ profile: 'default', key: 'base-url', value: server.baseUrl });
     expect(await configFile()).toContain('accessToken'); // same URL: nothing changed
-    const moved = await cli.run(['config', 'set', 'base-url', 'http://127.0.0.1:1']);
-    expect(moved.stderr).toContain('cached tokens of the old server removed');
+    const moved = await cli.run(['config', 'set', 'base-url', `${server.baseUrl}/directory`]);
+    expect(moved.stderr).toBe(`profile "default": base-url = ${server.baseUrl}/directory (cached tokens of the old server removed)\n`);
     expect(await configFile()).not.toContain('accessToken');
     expect(await configFile()).toContain(server.clientSecret);
     await cli.run(['config', 'set', 'base-url', server.baseUrl]);
     expect((await cli.run(['chambers', 'list'])).exitCode).toBe(0); // logs in again by itself
+  });
+
+  it('set base-url of another origin forgets the saved secret, unless --keep-secret', async () => {
+    const other = 'http://127.0.0.1:1';
+    const kept = await cli.run(['config', 'set', 'base-url', other, '--keep-secret']);
+    expect(kept.exitCode).toBe(0);
+    expect(await configFile()).toContain(server.clientSecret);
+    await cli.run(['config', 'set', 'base-url', server.baseUrl, '--keep-secret']);
+    expect((await cli.run(['chambers', 'list'])).exitCode).toBe(0);
+
+    const moved = await cli.run(['config', 'set', 'base-url', other]);
+    expect(moved.exitCode).toBe(0);
+    expect(moved.stderr).toBe(
+      `profile "default": base-url = ${other} (another origin: the saved secret and cached tokens removed; \`chamberctl login\` asks for its secret)\n`,
+    );
+    expect(await configFile()).not.toContain(server.clientSecret);
+    expect(await configFile()).not.toContain('accessToken');
+    expect(await cli.json(['config', 'get', 'logged-in'])).toBe(false);
+    expect(await cli.json(['config', 'get', 'client-id'])).toBe(server.clientId); // login asks only for the secret
+    const wrongKey = await cli.run(['config', 'set', 'output', 'csv', '--keep-secret']);
+    expect([wrongKey.exitCode, wrongKey.stderr]).toEqual([2, 'error: --keep-secret goes with config set base-url only\n']);
+    // back as it was for the tests after this one
+    const again = await cli.run(['login', '--base-url', server.baseUrl, '--client-secret', server.clientSecret]);
+    expect(again.exitCode, again.stderr).toBe(0);
   });
 
   it("set output makes it the lists' default output, which --format and --json still override", async () => {

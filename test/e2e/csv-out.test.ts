@@ -35,7 +35,8 @@ describe('--format csv', () => {
     const exported = await cli(['members', 'list', FLAGSHIP, '--all', '--format', 'csv']);
     expect(exported.exitCode, exported.stderr).toBe(0);
     expect(exported.stdout.split('\r\n')[0]).toBe('name,email,phone,membership_type,status,joined_at,id,chamber_id');
-    expect(exported.stdout).toContain('"O\'Neil, ""Ann""",ann.oneil@example.org,+32 9 123 45 67,premium');
+    // a leading + would be a formula in a spreadsheet: written with a ' the import takes off
+    expect(exported.stdout).toContain('"O\'Neil, ""Ann""",ann.oneil@example.org,\'+32 9 123 45 67,premium');
     const before = rows(exported.stdout);
     expect(before.length).toBeGreaterThan(100);
     await writeFile(`${dir}/members.csv`, exported.stdout);
@@ -52,8 +53,9 @@ describe('--format csv', () => {
     expect(after.map(fields).sort()).toEqual(before.map(fields).sort());
   });
 
-  it('quotes every field with a line break, so that names with LF, CR, CRLF, quotes, commas, a leading = and non-BMP characters make the round trip', async () => {
-    const names = ['Two\nLines', 'Carriage\rReturn', 'Windows\r\nBreak', 'Quote "Q" Inc', 'Comma, Ltd', '=HYPERLINK("http://x","y")', '+1 Plus', 'Clef 𝄞 and 😀'];
+  it('quotes every field with a line break, so that names with LF, CR, CRLF, quotes, commas, a would-be formula and non-BMP characters make the round trip', async () => {
+    const formulas = ['=HYPERLINK("http://x","y")', '+1+1', '-2+3', '@SUM(1)', "'=already quoted", "''+twice"];
+    const names = ['Two\nLines', 'Carriage\rReturn', 'Windows\r\nBreak', 'Quote "Q" Inc', 'Comma, Ltd', ...formulas, 'Clef 𝄞 and 😀', "O'Brien", 'a-b=c'];
     const hq = async (name: string) =>
       JSON.parse((await cli(['chambers', 'create', '--name', name, '--type', 'hq', '--street', '1 Quay', '--city', 'Ghent', '--country', 'BE', '--json'])).stdout) as { id: string };
     const from = await hq('Hard Names HQ');
@@ -63,12 +65,18 @@ describe('--format csv', () => {
     }
     const exported = await cli(['members', 'list', from.id, '--all', '--format', 'csv']);
     expect(exported.exitCode, exported.stderr).toBe(0);
-    // RFC 4180: a line break inside a field only within quotes; a leading = kept as it is
+    // RFC 4180: a line break inside a field only within quotes; a would-be formula with a leading '
     expect(exported.stdout).toContain('"Two\nLines",hard0@example.org');
     expect(exported.stdout).toContain('"Carriage\rReturn",hard1@example.org');
     expect(exported.stdout).toContain('"Windows\r\nBreak",hard2@example.org');
-    expect(exported.stdout).toContain('=HYPERLINK(""http://x"",""y"")');
-    expect(rows(exported.stdout).map((r) => r.name)).toEqual(names);
+    expect(exported.stdout).toContain('"\'=HYPERLINK(""http://x"",""y"")",hard5@example.org');
+    const quoted = (n: string) => (formulas.includes(n) ? `'${n}` : n);
+    expect(rows(exported.stdout).map((r) => r.name)).toEqual(names.map(quoted));
+    // --raw: exactly as stored
+    const raw = await cli(['members', 'list', from.id, '--all', '--format', 'csv', '--raw']);
+    expect(rows(raw.stdout).map((r) => r.name)).toEqual(names);
+    const rawTsv = await cli(['members', 'list', from.id, '--raw']);
+    expect([rawTsv.exitCode, rawTsv.stderr]).toEqual([2, 'error: --raw goes with --format csv only (this output is tsv)\n']);
     await writeFile(`${dir}/hard.csv`, exported.stdout);
 
     const to = await hq('Hard Names Copy');

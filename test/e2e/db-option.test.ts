@@ -3,12 +3,14 @@
 // nothing; the PostgreSQL password need not be in the URL (PGPASSWORD, the password file).
 // And `serve --client-id` on an existing client: a restart with another secret changes nothing.
 import { existsSync, readdirSync } from 'node:fs';
-import { chmod, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
 import { noteSecret } from '../helpers/run-logs.js';
+import { createTestDatabase } from '../helpers/postgres.js';
+import { startServeProcess } from '../helpers/serve-process.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -143,6 +145,42 @@ describe('the PostgreSQL password without the command line', () => {
       for (const r of [fromEnv, fromFile]) expect(`${r.stdout}${r.stderr}`).not.toMatch(/Password-/);
     } finally {
       await pg.close();
+    }
+  });
+});
+
+describe('a password in the query of a PostgreSQL URL', () => {
+  it('is masked in the error line, as user:pw@ is', async () => {
+    const pg = await passwordRecorder();
+    try {
+      const url = `postgres://app@127.0.0.1:${pg.port}/dir?password=QueryPassword-789&application_name=x`;
+      const r = await cli(['clients', 'list', '--db', url]);
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toBe(`error: cannot open the database postgres://app@127.0.0.1:${pg.port}/dir?password=***&application_name=x: authentication failed\n`);
+      expect(pg.passwords.at(-1)).toBe('QueryPassword-789'); // (it was used)
+      const typo = await cli(['clients', 'list', '--db', 'postgress://app@h/dir?sslpassword=KeyPass-1&PASSWORD=QueryPassword-2']);
+      expect(typo.stderr).toContain('"postgress://app@h/dir?sslpassword=***&PASSWORD=***"');
+      for (const out of [r, typo]) expect(`${out.stdout}${out.stderr}`).not.toMatch(/Password-|KeyPass-/);
+    } finally {
+      await pg.close();
+    }
+  });
+
+  it("is masked in serve's start line, its log and the profile it saves (serveDb)", async () => {
+    const db = await createTestDatabase();
+    const secrets = ['QueryPassword-ABC', 'KeyPassphrase-DEF'];
+    for (const s of secrets) noteSecret(s);
+    try {
+      const url = `${db.url}?password=${secrets[0]}&sslpassword=${secrets[1]}`;
+      const configDir = join(dir, 'config-query');
+      const server = await startServeProcess(['--port', '0', '--db', url, '--seed', 'none'], { CHAMBERCTL_CONFIG_DIR: configDir });
+      const { stdout, stderr } = await server.stop();
+      const config = await readFile(join(configDir, 'config.json'), 'utf8');
+      for (const text of [stdout, stderr, config]) for (const s of secrets) expect(text).not.toContain(s);
+      expect(config).toContain('?password=***&sslpassword=***');
+      expect(stdout).toContain('?password=***&sslpassword=***');
+    } finally {
+      await db.drop();
     }
   });
 });

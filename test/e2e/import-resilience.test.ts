@@ -33,10 +33,16 @@ async function expectExactly(chamberId: string, rows: number) {
   expect(new Set(members.map((m) => m.email.toLowerCase())).size).toBe(rows);
 }
 
+/**
+ * The proxy is another origin than the one the profile was saved for: the profile's
+ * credentials are not sent there, the environment's are (docs/guides/profiles-and-auth.md#where-credentials-go).
+ */
+const viaProxy = () => ({ CHAMBERCTL_CLIENT_ID: server.clientId, CHAMBERCTL_CLIENT_SECRET: server.clientSecret });
+
 /** The built CLI as a child process we can signal. */
 function spawnImport(args: string[]) {
   return execa(process.execPath, [BIN, 'members', 'import', ...args], {
-    env: { ...cleanEnv(), CHAMBERCTL_CONFIG_DIR: cli.dir },
+    env: { ...cleanEnv(), CHAMBERCTL_CONFIG_DIR: cli.dir, ...viaProxy() },
     extendEnv: false,
     reject: false,
     stdin: 'ignore',
@@ -59,8 +65,8 @@ describe('members import, resilience', () => {
     proxy.failNext(24, 503);
     proxy.dropAfterForward(5);
     const tokensBefore = server.tokenRequests();
-    // through the proxy (--base-url): the profile's cached token is for another URL, so this import needs its own
-    const r = await cli.run(['members', 'import', ch, file, '--json', '--base-url', proxy.baseUrl]);
+    // through the proxy (--base-url, another origin): the environment's credentials, so this import needs its own token
+    const r = await cli.run(['members', 'import', ch, file, '--json', '--base-url', proxy.baseUrl], viaProxy());
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     const summary = summaryOf(r.stdout);
@@ -136,7 +142,7 @@ describe('members import, resilience', () => {
     const report = `${cli.dir}/down-report.csv`;
     // Retry-After: 0 keeps the retries quick; 8 attempts each for the first two rows (concurrency 1)
     proxy.failNext(16, 503, '0');
-    const r = await cli.run(['members', 'import', ch, file, '--json', '--concurrency', '1', '--report', report, '--base-url', proxy.baseUrl]);
+    const r = await cli.run(['members', 'import', ch, file, '--json', '--concurrency', '1', '--report', report, '--base-url', proxy.baseUrl], viaProxy());
     expect(r.exitCode).toBe(1);
     expect(summaryOf(r.stdout)).toMatchObject({ created: 28, failed: 2 });
     expect(r.stderr).toBe(

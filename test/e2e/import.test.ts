@@ -156,6 +156,36 @@ describe('members import', () => {
     );
   });
 
+  it("the report writes a would-be formula with a leading ' (OWASP), and the import takes it off again", async () => {
+    const ch = await directory.newChamber();
+    const file = await csvFile(
+      cli.dir,
+      'formulas.csv',
+      'name,email,phone,membership_type\n' +
+        '"=HYPERLINK(""http://x"",""y"")",bad-1,,standard\n' +
+        '"\t=1+1",bad-2,+44 20 7946 0000,standard\n' +
+        '@SUM(1),bad-3,,standard\n' +
+        "'-2+3,bad-4,,standard\n",
+    );
+    const report = join(cli.dir, 'formulas-report.csv');
+    const first = await cli.run(['members', 'import', ch, file, '--report', report]);
+    expect(first.exitCode).toBe(1);
+    const text = await readFile(report, 'utf8');
+    expect(text.split('\n').slice(1, 5).map((l) => l.split(',')[0])).toEqual([`"'=HYPERLINK(""http://x""`, `'\t=1+1`, "'@SUM(1)", "'-2+3"]); // the ' the file had stays one
+    expect(text).toContain(",'+44 20 7946 0000,");
+    // fixed, the report gives back the names the file had (a leading tab trimmed, as always)
+    await writeFile(report, text.replace(/bad-(\d)/g, 'formula$1@example.org'));
+    const again = await cli.run(['members', 'import', ch, report, '--json']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    const members = await directory.members(ch);
+    expect(members.map((m) => [m.email, m.name, m.phone]).sort()).toEqual([
+      ['formula1@example.org', '=HYPERLINK("http://x","y")', null],
+      ['formula2@example.org', '=1+1', '+44 20 7946 0000'],
+      ['formula3@example.org', '@SUM(1)', null],
+      ['formula4@example.org', '-2+3', null],
+    ]);
+  });
+
   it('running the same file twice creates nothing the second time (exit 0: skipped rows are fine)', async () => {
     const ch = await directory.newChamber();
     const file = await csvFile(cli.dir, 'twice.csv', HEADER + validRows(40, 'twice'));

@@ -123,7 +123,8 @@ describe('exit codes', () => {
       });
     });
     try {
-      const r = await cli.run(['chambers', 'list', '--base-url', `http://127.0.0.1:${port}`]);
+      const creds = { CHAMBERCTL_CLIENT_ID: server.clientId, CHAMBERCTL_CLIENT_SECRET: server.clientSecret }; // another origin
+      const r = await cli.run(['chambers', 'list', '--base-url', `http://127.0.0.1:${port}`], creds);
       expect(r.exitCode).toBe(1);
       expect(r.stderr).toMatch(/^error: /);
       expect(r.stderr).not.toMatch(/\n\s+at /);

@@ -3,7 +3,7 @@
 // starts on every restart; another secret is refused (exit 1, nothing changed, naming `clients
 // rotate`); the scope is never changed by serve. The secret comes from CHAMBERCTL_CLIENT_SECRET or
 // --client-secret-file.
-import { writeFile } from 'node:fs/promises';
+import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
@@ -106,6 +106,17 @@ describe(`serve --client-id on an existing client (${TEST_BACKEND})`, () => {
       [['--client-id', 'carol', '--client-secret', SECRET, '--client-secret-file', join(dir, 'bob.secret')], {}, 'error: --client-secret and --client-secret-file: give one of them'],
       [['--client-secret-file', join(dir, 'bob.secret')], {}, 'error: --client-secret and --client-secret-file need --client-id'],
     ];
+    // a secret file others can read or write is refused, as libpq refuses such a ~/.pgpass
+    for (const mode of [0o644, 0o640, 0o604, 0o620]) {
+      const open = join(dir, `open-${mode.toString(8)}.secret`);
+      await writeFile(open, `${SECRET}\n`);
+      await chmod(open, mode);
+      cases.push([['--client-id', 'carol', '--client-secret-file', open], {}, `error: --client-secret-file ${open} can be read or written by others (mode 0${mode.toString(8)}): \`chmod 600 ${open}\`, as libpq asks of ~/.pgpass`]);
+    }
+    // only the first line is read, and one longer than a secret can be is the wrong file
+    const long = join(dir, 'long.secret');
+    await writeFile(long, `${'s'.repeat(5000)}\n`, { mode: 0o600 });
+    cases.push([['--client-id', 'carol', '--client-secret-file', long], {}, `error: --client-secret-file ${long}: its first line is over 4096 bytes, which is no secret (the wrong file?)`]);
     for (const [args, env, line] of cases) {
       const r = await cli(['serve', '--port', '0', '--db', db, ...args], env);
       expect(r.exitCode, args.join(' ')).toBe(2);

@@ -111,6 +111,17 @@ describe('chamberctl snapshot', () => {
     expect((await cli(['snapshot', 'export', '--db', copy])).stdout).toBe(before);
   });
 
+  it('a line over 1 MiB is refused as it is read (exit 5 naming it), by snapshot import and serve --seed alike', async () => {
+    const head = readFileSync(file(), 'utf8').split('\n').slice(0, 2).join('\n');
+    const long = join(dir, 'long-line.snapshot');
+    writeFileSync(long, `${head}\n${'x'.repeat(3 * 1024 * 1024)}\n`);
+    const why = 'line 3: the line runs on for more than 1 MiB (a snapshot line is one record; this is not a snapshot, or it is damaged)';
+    const r = await cli(['snapshot', 'import', long, '--db', join(dir, 'long-target.db')]);
+    expect([r.exitCode, r.stderr]).toEqual([5, `error: ${long}: ${why}; nothing was imported\n`]);
+    const seeded = await runCli(['serve', '--port', '0', '--db', join(dir, 'long-seed.db'), '--seed', long], { configDir: join(dir, 'config') });
+    expect([seeded.exitCode, seeded.stderr]).toEqual([5, `error: cannot seed from ${long}: ${why}; the database was left empty\n`]);
+  });
+
   it('I/O and usage errors: one line, exit 1 or 2; no database: exit 4', async () => {
     const missing = await cli(['snapshot', 'import', join(dir, 'nope.snapshot'), '--db', join(dir, 'x.db')]);
     expect(missing.exitCode).toBe(1);

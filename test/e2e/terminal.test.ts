@@ -72,7 +72,9 @@ describe('on an 80-column terminal', () => {
     const proxy = await startFaultProxy(server.baseUrl, (req) => req.method === 'GET' && /^\/v1\/chambers\?/.test(req.url ?? ''));
     try {
       proxy.failNext(2, 503, '1');
-      const r = await runOnPty(['chambers', 'list', '--per-page', '3', '--base-url', proxy.baseUrl], { configDir: cfg, steps: [], columns: 100 });
+      // the proxy is another origin: the profile's credentials stay home, the environment's go
+      const env = { CHAMBERCTL_CLIENT_ID: CLIENT.id, CHAMBERCTL_CLIENT_SECRET: CLIENT.secret };
+      const r = await runOnPty(['chambers', 'list', '--per-page', '3', '--base-url', proxy.baseUrl], { configDir: cfg, steps: [], columns: 100, env });
       expect(r.exitCode, r.output).toBe(0);
       expect(r.output).toContain('Loading chambers: retrying (2/4) after 503…');
       expect(r.output).toContain('Loading chambers: retrying (3/4) after 503…');

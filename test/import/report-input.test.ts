@@ -41,7 +41,8 @@ describe('ReportWriter', () => {
     expect(await parse(bytes.subarray(3), ';')).toEqual([
       ['name', 'email', 'notes', 'line', 'status', 'reason'],
       ['Doe; Jane', 'say "hi"', 'two\nlines', '7', 'invalid', 'email: must be a valid e-mail address'],
-      ['cr\ronly', ' padded ', '=1+2Zürich', '12', 'failed', 'HTTP 503'],
+      // a would-be formula with the ' that the import takes off (src/output/csv-cells.ts)
+      ['cr\ronly', ' padded ', "'=1+2Zürich", '12', 'failed', 'HTTP 503'],
     ]);
   });
 

@@ -2,7 +2,7 @@
 // used by the next, and never the reason a command fails: corrupt, foreign or stale data is
 // ignored and rewritten, an unwritable directory is ignored, concurrent first runs are safe.
 import { createRequire } from 'node:module';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, makeTempDir, removeTempDir, type RunResult } from '../helpers/cli.js';
@@ -134,6 +134,44 @@ describe('the code cache', () => {
     expect(files.length).toBeGreaterThan(0);
     expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
     for (const file of files) expect(readCacheData(file), file).toBeDefined();
+  });
+
+  it('a cache folder that others can write, or that is not the user\'s, is ignored with one warning', async () => {
+    const expectIgnored = async (dir: string, why: string) => {
+      for (const args of [['--help'], ['chambers', 'list']]) {
+        const r = await cli.run(args, { CHAMBERCTL_CACHE_DIR: dir });
+        expect(r.exitCode, r.stderr).toBe(0);
+        expect(r.stderr).toBe(`warning: ignoring the code cache in ${why}; chamberctl runs without it\n`);
+        expect(r.stdout).toBe(args[0] === '--help' ? reference.help : reference.list);
+      }
+      expect((await cacheFiles(dir)).size).toBe(0); // nothing read from it is written to it either
+      // shell completion stays silent on stderr
+      const complete = await cli.run(['__complete', '--', 'chambers', ''], { CHAMBERCTL_CACHE_DIR: dir });
+      expect(complete.stderr).toBe('');
+    };
+    const open = freshCacheDir();
+    await mkdir(join(open, 'code-cache'), { recursive: true });
+    await chmod(join(open, 'code-cache'), 0o777);
+    await expectIgnored(open, `${join(open, 'code-cache')}: others can write it (mode 0777; chmod go-w ${join(open, 'code-cache')} or remove it)`);
+
+    const shared = freshCacheDir(); // CHAMBERCTL_CACHE_DIR itself writable by all, not sticky
+    await mkdir(shared);
+    await chmod(shared, 0o777);
+    await expectIgnored(shared, `${shared}: others can write it (mode 0777; chmod go-w ${shared} or remove it)`);
+
+    const sticky = freshCacheDir(); // as /tmp: others cannot replace what is ours there
+    await mkdir(sticky);
+    await chmod(sticky, 0o1777);
+    await runBoth(sticky);
+    expect((await cacheFiles(sticky)).size).toBeGreaterThan(0);
+
+    if (process.getuid?.() === 0) {
+      // (only root can give a folder to another user)
+      const foreign = freshCacheDir();
+      await mkdir(join(foreign, 'code-cache'), { recursive: true, mode: 0o700 });
+      await chown(join(foreign, 'code-cache'), 65534, 65534);
+      await expectIgnored(foreign, `${join(foreign, 'code-cache')}: it belongs to another user (uid 65534, not 0)`);
+    }
   });
 
   it('CHAMBERCTL_NO_CODE_CACHE=1 turns it off', async () => {

@@ -33,6 +33,19 @@ export const CSV_FORMAT_TOPIC = `The CSV file of \`chamberctl members import\`: 
 - The delimiter is \`,\` unless \`--delimiter\` says otherwise: \`;\` for files from a German
   or French Excel, \`tab\` (or \`\\t\`) for tab-separated files, or any other single
   character.
+- Formulas: a spreadsheet runs a cell that begins with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a
+  carriage return as a formula (OWASP's "CSV Injection"), so the report (always) and
+  \`--format csv\` exports (unless \`--raw\`) write such a value with a leading \`'\`,
+  which spreadsheets read as "text" and do not show: \`=HYPERLINK("http://x","y")\` is
+  written \`'=HYPERLINK("http://x","y")\`, a phone \`+44 20 7946 0000\` is
+  \`'+44 20 7946 0000\`. The import takes one \`'\` off a value that begins with one or
+  more \`'\` and then one of those characters, so an export or a
+  report imports back as it was stored; a value that really begins with \`'=\` is written
+  \`''=\` for that reason. A file written by hand with \`'=1+1\` imports as \`=1+1\`.
+  Values are trimmed, so a leading tab or carriage return never reaches the server: a
+  cell \`<TAB>=1+1\` is the name \`=1+1\`. \`--raw\` exports values exactly as stored; such
+  an export imports back the same, except a value that begins with \`'\` and one of those
+  characters, which loses its \`'\`.
 - Line numbers in messages and in the report are the lines of the file as an editor
   shows them: a row whose quoted value spans lines is named by its first line.
 

@@ -8,8 +8,10 @@ export const ENVIRONMENT_TOPIC = `Environment variables:
     CHAMBERCTL_DB             the database of every command with --db (serve, sync,
                               snapshot, clients, audit) unless --db is given (a SQLite
                               file or a postgres:// URL): keeps a password out of ps
-    CHAMBERCTL_CLIENT_ID      client id for chamberctl login
-    CHAMBERCTL_CLIENT_SECRET  client secret for chamberctl login, and of serve --client-id
+    CHAMBERCTL_CLIENT_ID      client id for chamberctl login, and for --base-url of
+                              another origin than the profile's (with the secret)
+    CHAMBERCTL_CLIENT_SECRET  client secret for chamberctl login, of serve --client-id,
+                              and for --base-url of another origin (with the id)
     PGPASSWORD, PGPASSFILE    the PostgreSQL password when the URL has none, as libpq
                               reads them (PGPASSFILE: default ~/.pgpass, mode 0600)
     CHAMBERCTL_CACHE_DIR      directory of the start-up code cache
@@ -67,5 +69,10 @@ other place the profile's secret or token occurs.
 The code cache holds only chamberctl's compiled JavaScript (no configuration, no
 secrets), a few MB in one folder per build and Node.js version; a new build removes the
 older folders. It can never make a command fail (unreadable, corrupt or foreign data is
-ignored and written afresh), and may be deleted at any time.
+ignored and written afresh), and may be deleted at any time. Compiled code is executable:
+whoever can write it runs code as you. So a cache folder that another user owns or that
+others can write, or a \`CHAMBERCTL_CACHE_DIR\` that others can write (unless sticky, as
+/tmp is), is not used: the command runs without a cache, after one warning line on
+stderr that names the folder and its mode (\`chmod go-w\` it, or remove it); chamberctl
+makes its folders 0700.
 `;

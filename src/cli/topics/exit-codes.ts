@@ -19,7 +19,9 @@ export const EXIT_CODES_TOPIC = `Exit status of chamberctl (every command; scrip
          a refused client secret (a saved one was revoked or rotated: ask the
          directory's operator for a new one), a client without the scope the call
          needs (a write on a read-only profile, refused before any question; the
-         server's 401 or 403)
+         server's 401 or 403); credentials that may not go where the command
+         would send them: --base-url of another origin than the profile's, a
+         secret or token over plain http:// to an address other than loopback
     4    not found (404): chambers get ch_nope, members list ch_nope; an unknown
          client (clients rotate nobody, audit --client nobody) or pending change
          (sync discard); a --db file that does not exist (clients, audit, sync

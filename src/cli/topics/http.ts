@@ -20,7 +20,11 @@ export const HTTP_TOPIC = `Every command that talks to a server does it through 
   one new token and the same request.
 - \`--verbose\` prints every exchange on stderr (method, URL, status, time, headers and
   bodies), the secrets and tokens in it replaced by \`[redacted]\`.
-- \`--base-url URL\` points one command at another server without changing the profile.
+- \`--base-url URL\` points one command at another URL without changing the profile. The
+  profile's secret and tokens go only to the origin (scheme, host, port) they were saved
+  for: another origin takes CHAMBERCTL_CLIENT_ID and CHAMBERCTL_CLIENT_SECRET, else exit
+  3. A secret or token goes over plain \`http://\` only to a loopback address (127.0.0.0/8,
+  ::1, localhost): exit 3 otherwise, \`login\` included (\`chamberctl auth --help\`).
 - Proxies: \`HTTPS_PROXY\`, \`HTTP_PROXY\` and \`NO_PROXY\` (\`chamberctl help environment\`).
 
 What chamberctl assumes of a server

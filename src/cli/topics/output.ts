@@ -100,12 +100,30 @@ ignores the other columns, in a warning and in its summary's \`ignored_columns\`
 
 ${columnsOfLists(csvColumns)}
 
-Values are written exactly as they are, one that starts with \`=\`, \`+\`, \`-\` or \`@\`
-included: the CSV is data for \`members import\` and scripts, and the round trip must give
-back what was stored, so chamberctl does not prefix such values with \`'\` as some
-exporters do against spreadsheet formula injection. Before opening in a spreadsheet an
-export of names you did not type yourself, import it as text (LibreOffice: "Format quoted
-field as text"; Excel: Data, From Text/CSV, the columns as Text).
+A value that begins with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return, which a
+spreadsheet would run as a formula (OWASP's "CSV Injection"), is written with a leading
+\`'\`, which spreadsheets read as "text" and do not show; \`members import\` takes it off
+again, so an export imports back as it was stored (\`chamberctl help csv-format\`,
+"Formulas"). \`--raw\` writes every value exactly as stored, for programs other than
+\`members import\` (it goes with \`--format csv\` only: exit 2 otherwise).
+
+Control characters
+------------------
+
+A value from a server or a file could hold terminal commands: ESC starts a sequence (OSC
+52 writes the clipboard, CSI 2J clears the screen), and so does the one-character C1
+control U+009B. Whatever chamberctl shows a person is made inert first, as gh's
+asciisanitizer does: tables and single records, error lines (the server's messages and
+field details included), the problem rows of \`members import\` and \`sync push\`, and
+\`--verbose\`'s exchanges show every C0 control but tab and newline, DEL and every C1
+control in \`cat -v\`'s notation: ESC as \`^[\`, BEL \`^G\`, DEL \`^?\`, U+009B as \`M-^[\`. In
+a table cell and an error line a newline shows as a space or \`^J\`, so it cannot fake a
+line. \`--json\` stays exact JSON: JSON.stringify escapes C0 already, and chamberctl writes
+DEL and C1 as \`\\u007f\` to \`\\u009f\`, the same value to any JSON reader, with no raw C1
+on a terminal; \`chamberctl api\` on a terminal does the same, and piped passes the
+server's bytes as they came. TSV and CSV carry the values exactly into a pipe or a file
+(they are data for programs); written to a terminal, their values are made inert as a
+table's are.
 
 Colour, spinner
 ---------------

@@ -6,6 +6,7 @@ import type { HttpResponse } from '../../client/http.js';
 import { buildRawRequest, exitCodeFor, sendPaginated, sendRaw } from '../../client/raw-api.js';
 import { openProfileForCalls } from '../../client/session.js';
 import { createOutput } from '../../output/output.js';
+import { jsonText, terminalLine, terminalText } from '../../core/terminal-text.js';
 
 export interface ApiOptions {
   method?: string;
@@ -43,15 +44,18 @@ export async function runApi(path: string, opts: ApiOptions, globals: GlobalOpti
       ...(opts.paginate ? { paginate: true } : {}),
       readStdin,
     });
-    // pretty on a terminal, as it came otherwise (scripts and jq get the server's bytes)
+    // pretty and inert on a terminal (C1 controls as \u escapes, other text's controls in
+    // caret notation: core/terminal-text.ts); as it came otherwise (scripts and jq get the
+    // server's bytes)
     const pretty = Boolean(ctx.stdout.isTTY);
-    const show = (value: unknown, text: string) => (pretty && value !== undefined ? output.out.json(JSON.stringify(value, null, 2)) : text);
+    const prettyJson = (value: unknown) => output.out.json(jsonText(JSON.stringify(value, null, 2)));
+    const show = (value: unknown, text: string) => (!pretty ? text : value !== undefined ? prettyJson(value) : terminalText(text));
     let res: HttpResponse;
     let text: string;
     if (opts.paginate) {
       const r = await sendPaginated(p.http, p.tokens, p.baseUrl, req);
       res = r.failed ?? r.last;
-      text = r.failed ? show(r.failed.json, r.failed.text) : pretty ? output.out.json(JSON.stringify(r.items, null, 2)) : JSON.stringify(r.items);
+      text = r.failed ? show(r.failed.json, r.failed.text) : pretty ? prettyJson(r.items) : JSON.stringify(r.items);
     } else {
       res = await sendRaw(p.http, p.tokens, p.baseUrl, req);
       text = show(res.json, res.text);
@@ -59,7 +63,7 @@ export async function runApi(path: string, opts: ApiOptions, globals: GlobalOpti
     if (opts.include) {
       const lines = [`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd()];
       for (const [name, value] of Object.entries(res.headers)) {
-        for (const v of Array.isArray(value) ? value : [value ?? '']) lines.push(`${name}: ${v}`);
+        for (const v of Array.isArray(value) ? value : [value ?? '']) lines.push(`${name}: ${pretty ? terminalLine(v) : v}`);
       }
       await output.stdout.write(`${lines.join('\n')}\n\n`);
     }

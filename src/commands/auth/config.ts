@@ -6,6 +6,12 @@ import { openProfileStore, type ProfileStore } from '../../config/profile-store.
 import { missingProfileHint, selectProfile, type ProfileSource } from '../../config/select.js';
 import { createOutput } from '../../output/output.js';
 import { CONFIG_KEYS, OUTPUT_VALUES } from '../shared/config-keys.js';
+import { sameOrigin } from '../../client/origin.js';
+
+export interface ConfigSetFlags {
+  /** base-url of another origin: keep the saved secret (it is the same server, renamed). */
+  keepSecret?: boolean;
+}
 
 /**
  * `config get|set|list`: a profile's settings, changed without entering the secret again
@@ -17,10 +23,15 @@ import { CONFIG_KEYS, OUTPUT_VALUES } from '../shared/config-keys.js';
 const SETTABLE = {
   'base-url': {
     read: (p: Profile) => p.baseUrl,
-    // tokens belong to the server that issued them: a new URL starts without any
-    write: (p: Profile, v: string): Profile => {
+    // tokens belong to the server that issued them: a new URL starts without any; the secret
+    // belongs to its origin: another origin forgets it, unless --keep-secret says it is the
+    // same server under a new name (docs/guides/profiles-and-auth.md#where-credentials-go)
+    write: (p: Profile, v: string, flags: ConfigSetFlags): Profile => {
       const baseUrl = normaliseBaseUrl(v, 'base-url');
-      return baseUrl === p.baseUrl ? p : { ...p, baseUrl, tokens: {} };
+      if (baseUrl === p.baseUrl) return p;
+      if (flags.keepSecret || sameOrigin(baseUrl, p.baseUrl)) return { ...p, baseUrl, tokens: {} };
+      const { clientSecret: _forgotten, ...rest } = p;
+      return { ...rest, baseUrl, tokens: {} };
     },
   },
   'api-version': {
@@ -122,17 +133,24 @@ export async function runConfigGet(key: string, opts: GlobalOptions, ctx: CliCon
 }
 
 /** `config set KEY VALUE`: changes one setting of an existing profile, keeping its credentials. */
-export async function runConfigSet(key: string, value: string, opts: GlobalOptions, ctx: CliContext): Promise<void> {
+export async function runConfigSet(key: string, value: string, opts: GlobalOptions & ConfigSetFlags, ctx: CliContext): Promise<void> {
   checkKey(key);
   if (!(key in SETTABLE)) throw usageError(`${key} is set by \`chamberctl login\`, not by config set`);
+  if (opts.keepSecret && key !== 'base-url') throw usageError('--keep-secret goes with config set base-url only');
   const { store, name, profile } = openProfile(opts, ctx);
-  const next = SETTABLE[key as SettableKey].write(profile, value);
+  const next = SETTABLE[key as SettableKey].write(profile, value, opts);
   await store.set(name, next);
   const shown = SETTABLE[key as SettableKey].read(next);
   if (opts.json) {
     ctx.stdout.write(`${JSON.stringify({ profile: name, key, value: shown })}\n`);
     return;
   }
+  const forgot = profile.clientSecret !== undefined && next.clientSecret === undefined;
   const dropped = key === 'base-url' && next !== profile && Object.keys(profile.tokens).length > 0;
-  ctx.stderr.write(`profile "${name}": ${key} = ${shown}${dropped ? ' (cached tokens of the old server removed)' : ''}\n`);
+  const note = forgot
+    ? ` (another origin: the saved secret and cached tokens removed; \`chamberctl login${opts.profile ? ` --profile ${name}` : ''}\` asks for its secret)`
+    : dropped
+      ? ' (cached tokens of the old server removed)'
+      : '';
+  ctx.stderr.write(`profile "${name}": ${key} = ${shown}${note}\n`);
 }

@@ -28,7 +28,9 @@ pipe) a missing value is a usage error (exit 2), and nothing waits for input.
 \`--client-secret-stdin\` reads all of stdin and strips white space at both ends: the
 secret must be on one line. \`--client-secret\` shows the secret in \`ps\` and in your
 shell history. A base URL given with the version (\`http://127.0.0.1:8080/v2\`, as
-\`serve\` prints it) is taken without it.
+\`serve\` prints it) is taken without it. The secret is sent over plain \`http://\` only
+to a loopback address (127.0.0.0/8, ::1, localhost); any other server needs its
+\`https://\` URL (exit 3 before anything is sent).
 `,
     examples: [
       'chamberctl login --base-url https://directory.example.org                  # asks for the rest',
@@ -40,7 +42,7 @@ shell history. A base URL given with the version (\`http://127.0.0.1:8080/v2\`, 
       [0, 'the credentials were checked and saved'],
       [1, `the server cannot be reached or fails; ${CONFIG_UNREADABLE}`],
       [2, 'a usage error: a value missing without a terminal, `--client-secret` with `--client-secret-stdin`, a bad `--base-url`, `--api-version` or `--profile`'],
-      [3, 'the server refused the credentials (check the client id and secret)'],
+      [3, 'the server refused the credentials (check the client id and secret); an `http://` base URL that is not a loopback address'],
       [130, 'interrupted by Ctrl-C at a question; nothing was saved'],
     ],
     seeAlso: ['logout', 'auth status', 'profiles', 'config'],
@@ -79,9 +81,19 @@ command exits 3 with one line that says so:
 
     error: profile "bob": https://directory.example.org refused client bob (client authentication failed); the client may have been revoked or its secret rotated: ask the directory's operator for a new secret, then log in with it (chamberctl login --profile bob)
 
-With \`--base-url\` pointing one command at another server, the line says instead that the
-profile's credentials went to a server other than its own. Tokens got for a \`--base-url\`
-of one command are used for that command only, and not saved.
+With \`--base-url\` pointing one command at another path of the profile's origin, the
+line says instead that the credentials went to another path of their origin. Tokens got
+for a \`--base-url\` of one command are used for that command only, and not saved.
+
+Where credentials go
+--------------------
+
+A profile's secret and tokens go only to the origin (scheme, host, port) they were saved
+for, as gh keys credentials by host. \`--base-url\` of another origin takes
+CHAMBERCTL_CLIENT_ID and CHAMBERCTL_CLIENT_SECRET when both are set, and otherwise exits 3
+before sending anything, naming a profile saved for that origin when there is one. A
+secret or token goes over plain \`http://\` only to a loopback address (127.0.0.0/8, ::1,
+localhost); elsewhere every command, \`login\` included, refuses with exit 3.
 `,
     examples: ['chamberctl auth status', 'curl -H "Authorization: Bearer $(chamberctl auth token)" http://127.0.0.1:8080/v2/chambers'],
     seeAlso: ['login', 'profiles', 'help http'],
@@ -193,8 +205,10 @@ current one). The client secret is never shown.
 
 ${configKeysHelp(false)}
 - \`base-url\`, also set by \`login --base-url\`, is checked and normalised as
-  \`--base-url\` is; a new URL removes the tokens cached for the old server (the
-  credentials stay).
+  \`--base-url\` is; a new URL removes the tokens cached for the old server. A URL of
+  another origin (scheme, host or port) also forgets the saved secret, which belongs to
+  the old server (\`chamberctl login\` then asks for the new one's); \`--keep-secret\`
+  keeps it, for the same server under a new address.
 - \`api-version\`, also set by \`login --api-version\`: \`chamberctl help api-versions\`.
 - \`output\` is what lists print when neither \`--format\` nor \`--json\` says:
   \`auto\` (the default: a table on a terminal, TSV piped), or always \`table\`, \`tsv\`,
@@ -245,13 +259,22 @@ then the settings as a table; piped, \`key<TAB>value\` lines and nothing else; w
 
   'config set': {
     description: `${configKeysHelp(true)}
-Changing \`base-url\` removes the tokens cached for the old server; the credentials stay.
+Changing \`base-url\` removes the tokens cached for the old server. A URL of another
+origin (scheme, host or port) also forgets the saved secret: a secret belongs to the
+server it was given for, and is never sent to another (\`chamberctl login\` asks for the
+new server's; the client id stays). \`--keep-secret\` keeps it, when the new URL is the
+same server under a new address (a new host name, TLS in front of it).
 `,
-    examples: ['chamberctl config set api-version auto', 'chamberctl config set output csv', 'chamberctl config set base-url http://127.0.0.1:9090'],
+    examples: [
+      'chamberctl config set api-version auto',
+      'chamberctl config set output csv',
+      'chamberctl config set base-url http://127.0.0.1:9090               # then chamberctl login',
+      'chamberctl config set base-url https://directory.example.org --keep-secret',
+    ],
     exitCodes: [
       [0, 'the setting was saved'],
       [1, CONFIG_UNREADABLE],
-      [2, 'an unknown setting, a value outside its set, a setting that only `login` sets, a bad base URL or `--profile`'],
+      [2, 'an unknown setting, a value outside its set, a setting that only `login` sets, a bad base URL or `--profile`, `--keep-secret` with another key'],
       [3, 'the profile does not exist'],
     ],
     seeAlso: ['config list', 'help api-versions'],

@@ -110,9 +110,10 @@ function registerConfig(program: Command, ctx: CliContext): void {
     .command('set')
     .argument('<key>', CONFIG_KEYS.filter((k) => k.settable).map((k) => k.key).join(', '))
     .argument('<value>', 'the new value')
-    .description('Change one setting of the profile; the credentials stay')
-    .action(async (key: string, value: string, _opts, cmd: Command) => {
+    .option('--keep-secret', 'base-url of another origin: keep the saved secret (the same server under a new address)')
+    .description('Change one setting of the profile; a base-url of another origin forgets the secret')
+    .action(async (key: string, value: string, opts: { keepSecret?: boolean }, cmd: Command) => {
       const { runConfigSet } = await import('./config.js');
-      await runConfigSet(key, value, globals(cmd), ctx);
+      await runConfigSet(key, value, { ...globals(cmd), ...opts }, ctx);
     });
 }

@@ -9,6 +9,7 @@ import { importRows, type ImportRequest } from '../../import/run-import.js';
 import { RowSender } from '../../import/sender.js';
 import { printSummary, summaryExitCode } from '../../import/summary.js';
 import { createOutput } from '../../output/output.js';
+import { terminalText } from '../../core/terminal-text.js';
 
 export interface MembersImportOptions {
   dryRun?: boolean;
@@ -78,7 +79,7 @@ export async function runMembersImport(
       const report = req.reportPath
         ? await ReportWriter.create(req.reportPath, { delimiter: req.delimiter, inputPath: req.file })
         : undefined;
-      const log = globals.verbose ? (line: string) => void ctx.stderr.write(`${line}\n`) : undefined;
+      const log = globals.verbose ? (line: string) => void ctx.stderr.write(`${terminalText(line)}\n`) : undefined;
       if (req.file === '-' && ctx.stdin.isTTY) output.note('reading CSV from the terminal; end it with Ctrl-D');
       tuneGcForImport();
       let result;

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { CliContext } from '../../core/context.js';
 import { usageError } from '../../core/exit-codes.js';
 
@@ -14,14 +14,7 @@ export async function clientSecretOf(
   if (opts.clientSecret !== undefined && opts.clientSecretFile !== undefined) throw usageError('--client-secret and --client-secret-file: give one of them');
   let secret = opts.clientSecret;
   if (opts.clientSecretFile !== undefined) {
-    let text: string;
-    try {
-      text = await readFile(opts.clientSecretFile, 'utf8');
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw usageError(`cannot read --client-secret-file ${opts.clientSecretFile}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code}`);
-    }
-    secret = text.split(/\r?\n/)[0]!;
+    secret = await firstLineOf(opts.clientSecretFile);
     if (secret === '') throw usageError(`--client-secret-file ${opts.clientSecretFile} is empty; its first line is the secret`);
   }
   if (secret === undefined && opts.clientId !== undefined) secret = env.CHAMBERCTL_CLIENT_SECRET || undefined;
@@ -30,4 +23,38 @@ export async function clientSecretOf(
     throw usageError('--client-id needs its secret: CHAMBERCTL_CLIENT_SECRET, --client-secret-file FILE, or --client-secret');
   }
   return secret;
+}
+
+/** Longer than any secret: a first line of more is not one (a wrong file). */
+const MAX_LINE = 4096;
+
+/**
+ * The first line of the secret file, read no further. The file must be readable by its
+ * owner only, as libpq asks of ~/.pgpass: a secret that the group or others can read has
+ * leaked already (on Windows, where modes mean nothing, the check is skipped).
+ */
+async function firstLineOf(file: string): Promise<string> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw usageError(`cannot read --client-secret-file ${file}: ${code === 'ENOENT' ? 'no such file' : code}`);
+  }
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) throw usageError(`cannot read --client-secret-file ${file}: it is a directory`);
+    if (process.platform !== 'win32' && (info.mode & 0o077) !== 0) {
+      const mode = (info.mode & 0o777).toString(8).padStart(4, '0');
+      throw usageError(`--client-secret-file ${file} can be read or written by others (mode ${mode}): \`chmod 600 ${file}\`, as libpq asks of ~/.pgpass`);
+    }
+    const buf = Buffer.alloc(MAX_LINE + 1);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    const text = buf.toString('utf8', 0, bytesRead);
+    const end = text.search(/\r?\n/);
+    if (end === -1 && bytesRead > MAX_LINE) throw usageError(`--client-secret-file ${file}: its first line is over ${MAX_LINE} bytes, which is no secret (the wrong file?)`);
+    return end === -1 ? text : text.slice(0, end);
+  } finally {
+    await handle.close();
+  }
 }

@@ -18,7 +18,8 @@ The database
 password file (\`PGPASSFILE\`, default \`~/.pgpass\`, used only with mode 0600) as libpq
 reads them. Any other \`scheme://\` (a mistyped \`postgress://\`, a \`file:\` URI) is a
 usage error that creates nothing, on every command that takes \`--db\`; the URL's password
-is never printed. Without \`--db\`: \`$CHAMBERCTL_DB\`, else \`chamberctl.db\` in the user
+is never printed: \`user:***@\`, and \`?password=***\` and \`?sslpassword=***\` in the
+query (in the start line, the log, errors and the profile serve saves). Without \`--db\`: \`$CHAMBERCTL_DB\`, else \`chamberctl.db\` in the user
 data directory (\`chamberctl help environment\`). A database written by a newer
 chamberctl is refused.
 
@@ -41,7 +42,9 @@ The client
 ----------
 
 \`--client-id ID\` with its secret (\`--client-secret-file FILE\`, whose first line it is,
-else \`CHAMBERCTL_CLIENT_SECRET\`, else \`--client-secret\`, which \`ps\` shows to every
+read no further, the file readable by its owner only: one that its group or others may
+read or write is refused with the \`chmod 600\` that fixes it, as libpq refuses such a
+\`~/.pgpass\`; else \`CHAMBERCTL_CLIENT_SECRET\`, else \`--client-secret\`, which \`ps\` shows to every
 user of the host) registers that client with the \`write\` scope if it does not exist.
 An existing client is never changed, so the same command line starts on every restart:
 another secret is refused (exit 1, nothing changed); the secret it had before a
@@ -149,7 +152,7 @@ process's RSS but belong to the OS's page cache.
     exitCodes: [
       [0, 'stopped by Ctrl-C or SIGTERM (during the start too)'],
       [1, 'the port is in use or the address cannot be bound; the database cannot be opened or written; the client exists with another secret, or is revoked; serve stopped with nothing left to wait on'],
-      [2, 'a usage error: a bad option value, a `--db` URL of another scheme than postgres, a `--seed` file that does not exist, `--client-id` without its secret, an empty `--client-secret-file`'],
+      [2, 'a usage error: a bad option value, a `--db` URL of another scheme than postgres, a `--seed` file that does not exist, `--client-id` without its secret, an empty `--client-secret-file` or one others may read'],
       [5, 'the `--seed` snapshot was refused; the database was left empty'],
       [130, 'a second Ctrl-C, which does not wait'],
     ],

@@ -15,7 +15,7 @@ export const OUTPUT_VALUES = ['auto', 'table', 'tsv', 'json', 'csv'] as const;
 export const PROMPT_VALUES = ['enabled', 'disabled'] as const;
 
 export const CONFIG_KEYS: readonly ConfigKey[] = [
-  { key: 'base-url', settable: true, help: "the server's URL (a new one drops the old server's tokens)" },
+  { key: 'base-url', settable: true, help: "the server's URL (a new one drops the old server's tokens; another origin, its secret too)" },
   { key: 'api-version', values: API_VERSION_VALUES, settable: true, help: 'auto: v1 for plain reads, v2 for the rest' },
   { key: 'output', values: OUTPUT_VALUES, settable: true, help: 'lists without --format/--json' },
   { key: 'prompt', values: PROMPT_VALUES, settable: true, help: 'disabled: never ask for a missing option' },

@@ -15,7 +15,8 @@ export function addPaging(cmd: Command): Command {
         'json',
         'csv',
       ]),
-    );
+    )
+    .option('--raw', "csv: values exactly as stored, without the ' before a leading = + - @ (chamberctl help csv-format)");
 }
 
 /** Every action: the options of the command and of its parents, then the lazily loaded work. */

@@ -10,6 +10,7 @@ import { copyExists, openCopy } from '../../sync/open-copy.js';
 import { newPullStats, pull, PullInterrupted } from '../../sync/pull.js';
 import { changeLabel, push } from '../../sync/push.js';
 import { canPrompt } from '../shared/ask.js';
+import { terminalLine } from '../../core/terminal-text.js';
 
 export interface SyncOptions {
   db?: string;
@@ -194,7 +195,7 @@ export async function runSyncPush(opts: SyncOptions, globals: GlobalOptions, ctx
         now: ctx.now,
         // what did not go, always; what went, for a person watching (or --verbose)
         report: (line, problem) => {
-          if (problem || globals.verbose || opts.dryRun || output.settings.stderrIsTTY) ctx.stderr.write(`${line}\n`);
+          if (problem || globals.verbose || opts.dryRun || output.settings.stderrIsTTY) ctx.stderr.write(`${terminalLine(line)}\n`);
         },
         ...(kill ? { killAfterPosts: Number(kill) } : {}),
       });

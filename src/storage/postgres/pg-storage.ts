@@ -86,11 +86,20 @@ type Stored<T> = T & { raw: string | null };
 /** Identifies URLs that name a PostgreSQL database (`--db postgres://…`). */
 export const isPostgresUrl = (db: string) => /^postgres(ql)?:\/\//i.test(db);
 
-/** The URL without its password, for messages and logs. */
+/**
+ * Query parameters of a connection URL that hold a secret: libpq (and node-postgres) take
+ * the password there too (`?password=…`), and the client key's passphrase as `sslpassword`.
+ */
+const SECRET_PARAMS = ['password', 'sslpassword'];
+
+/** The URL without its passwords (`user:***@`, `?password=***`), for messages, logs and the saved profile. */
 export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';
+    for (const key of [...u.searchParams.keys()]) {
+      if (SECRET_PARAMS.includes(key.toLowerCase())) u.searchParams.set(key, '***');
+    }
     return u.toString();
   } catch {
     return 'the PostgreSQL URL given';

@@ -40,7 +40,7 @@ describe('scripts/test-tools.sh', () => {
       stdout: '',
       stderr: 'error: the tests need zsh, fish, which are not installed; install them with: sudo apt-get install -y --no-install-recommends zsh fish',
     });
-    const suite = await run('suite', await path(['bash', 'id', 'groff', 'man', 'curl']));
+    const suite = await run('suite', await path(['bash', 'id', 'groff', 'man', 'curl', 'haproxy', 'nginx', 'pgbouncer', 'openssl', 'systemd-analyze']));
     expect(suite.exitCode).toBe(1);
     expect(suite.stderr).toBe('error: the tests need mandoc, chromium, jq, which are not installed; install them with: sudo apt-get install -y --no-install-recommends mandoc chromium jq');
   });

@@ -124,6 +124,7 @@ const RESPONSES: Record<string, Json> = {
   },
   ChamberNotFound: { description: 'No chamber has this id.', content: json(ref('Error')) },
   TooLarge: { description: 'The body is larger than 1 MiB.', content: json(ref('Error')) },
+  NotJson: { description: 'The body is not sent as `application/json` (or has no `Content-Type`); refused before it is read.', content: json(ref('Error')) },
 };
 
 function ref(name: string): Json {
@@ -166,7 +167,7 @@ const created = (what: string, schema: string) => ({
   content: json(ref(schema)),
 });
 
-const badPost = error(`The body is not a JSON object, or the ${IDEMPOTENCY_HEADER} header is malformed (then \`fields\` names it).`, 'Error', 'ValidationError');
+const badPost = error(`The body is not a JSON object (or nests deeper than 32 levels), or the ${IDEMPOTENCY_HEADER} header is malformed (then \`fields\` names it).`, 'Error', 'ValidationError');
 
 function paths(version: ApiVersion): Json {
   const v2 = version === 'v2';
@@ -209,13 +210,14 @@ function paths(version: ApiVersion): Json {
             headers: { 'Cache-Control': { $ref: '#/components/headers/CacheControl' }, Pragma: { $ref: '#/components/headers/Pragma' } },
             content: json(ref('TokenResponse')),
           },
-          400: error('`invalid_request` (a parameter missing or repeated, credentials sent twice, a body that is not JSON or form data) or `unsupported_grant_type`.', 'TokenError'),
+          400: error('`invalid_request` (a parameter missing or repeated, credentials sent twice, a body that is not JSON or form data, or JSON nested deeper than 32 levels) or `unsupported_grant_type`.', 'TokenError'),
           401: {
             description: '`invalid_client`: the client authentication failed.',
             headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWWAuthenticateBasic' } },
             content: json(ref('TokenError')),
           },
-          413: error('`invalid_request`: the body is larger than 1 MiB.', 'TokenError'),
+          413: error('`invalid_request`: the body is larger than 4 KiB.', 'TokenError'),
+          415: error('`invalid_request`: the body is neither `application/json` nor `application/x-www-form-urlencoded`; refused before it is read.', 'TokenError'),
           429: {
             description: '`temporarily_unavailable`: too many failed client authentications from this address.',
             headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
@@ -243,6 +245,7 @@ function paths(version: ApiVersion): Json {
             403: response('Forbidden'),
             409: error(`A request with this ${IDEMPOTENCY_HEADER} is still in progress; retry it.`, 'Error'),
             413: response('TooLarge'),
+            415: response('NotJson'),
             422: error('The body breaks a rule: `fields` names every failing field (dotted, e.g. `address.city`), or the Idempotency-Key, used with another request.', 'ValidationError'),
             503: response('Unavailable'),
           },
@@ -283,6 +286,7 @@ function paths(version: ApiVersion): Json {
             404: response('ChamberNotFound'),
             409: error(`The e-mail address is already a member of this chamber (\`fields.email\`), or a request with this ${IDEMPOTENCY_HEADER} is still in progress.`, 'ValidationError', 'Error'),
             413: response('TooLarge'),
+            415: response('NotJson'),
             422: error('The body breaks a rule: `fields` names every failing field, or the Idempotency-Key, used with another request.', 'ValidationError'),
             503: response('Unavailable'),
           },

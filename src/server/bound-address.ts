@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { STARTING } from '../contract/errors.js';
 import { StartError } from '../storage/start-error.js';
+import { discardRestOf } from './lingering-close.js';
 import { requestIdOf } from './logging.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -48,6 +49,7 @@ export async function bindAddress(host: string, port: number): Promise<BoundAddr
 }
 
 function answerStarting(req: IncomingMessage, res: ServerResponse): void {
+  discardRestOf(req); // a body is not read while starting, but the answer must reach its client
   const path = (req.url ?? '').split('?')[0];
   const live = path === '/livez' && (req.method === 'GET' || req.method === 'HEAD');
   const body = live ? JSON.stringify({ status: 'ok' }) : STARTING_BODY;

@@ -43,6 +43,9 @@ export function useErrorHandler(app: FastifyInstance, outage: OutageWarnings): v
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       status = 413;
       message = `the request body is larger than ${sizeText(request.routeOptions.bodyLimit)}`;
+      // Fastify asks to close the connection, as the client is still sending: lingering-close.ts
+      // reads the rest instead, so that the client reads this answer
+      reply.removeHeader('connection');
     } else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       // answered before the body is read (docs/server-behaviour.md#requests)
       status = 415;

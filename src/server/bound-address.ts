@@ -27,10 +27,33 @@ export interface BoundAddress {
   close(): Promise<void>;
 }
 
-export async function bindAddress(host: string, port: number): Promise<BoundAddress> {
+/** How long a connection may take to send a request's headers, then 408 (serve --header-timeout). */
+export const HEADER_TIMEOUT_MS = 10_000;
+/** Connections open at once, past which new ones are closed unanswered (serve --max-connections). */
+export const MAX_CONNECTIONS = 1000;
+
+export interface ConnectionLimits {
+  /** From a connection's start (or the end of its last answer) to its request's last header; default HEADER_TIMEOUT_MS. */
+  headerTimeoutMs?: number;
+  /** Default MAX_CONNECTIONS. */
+  maxConnections?: number;
+}
+
+export async function bindAddress(host: string, port: number, limits: ConnectionLimits = {}): Promise<BoundAddress> {
   let current: Handler = answerStarting;
-  // requireHostHeader: the app answers a request without Host in JSON itself (app.ts)
-  const server = createServer({ requireHostHeader: false }, (req, res) => current(req, res));
+  const headersTimeout = limits.headerTimeoutMs ?? HEADER_TIMEOUT_MS;
+  const server = createServer(
+    {
+      // the app answers a request without Host in JSON itself (app.ts)
+      requireHostHeader: false,
+      // docs/server-behaviour.md#limits: node's own 60 s, checked every 30 s, held a silent
+      // connection about 80 s; the 408 is answered in JSON (error-handler.ts)
+      headersTimeout,
+      connectionsCheckingInterval: Math.min(1000, headersTimeout),
+    },
+    (req, res) => current(req, res),
+  );
+  server.maxConnections = limits.maxConnections ?? MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err) => reject(listenError(err, host, port)));
     server.listen({ host, port, exclusive: true }, () => resolve());
@@ -46,6 +69,25 @@ export async function bindAddress(host: string, port: number): Promise<BoundAddr
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * Logs connections closed at the cap (node's 'drop'): one warning a second at most, with
+ * how many, so that a flood of them is one line a second.
+ */
+export function warnOfDroppedConnections(server: Server, log: { warn(msg: string): void }): void {
+  let dropped = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const warn = () => {
+    clearTimeout(timer);
+    if (dropped === 0) return;
+    log.warn(`${dropped} new connection${dropped === 1 ? '' : 's'} closed unanswered: ${server.maxConnections} were open, the most --max-connections allows`);
+    dropped = 0;
+  };
+  server.on('drop', () => {
+    if (dropped++ === 0) timer = setTimeout(warn, 1000).unref();
+  });
+  server.on('close', warn); // what the last second counted, before the process ends
 }
 
 function answerStarting(req: IncomingMessage, res: ServerResponse): void {

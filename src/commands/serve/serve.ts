@@ -25,6 +25,9 @@ export interface ServeOptions {
   poolSize?: number;
   publicUrl?: string;
   cacheSize?: number;
+  /** Seconds. */
+  headerTimeout?: number;
+  maxConnections?: number;
   overwriteProfile?: boolean;
   trustProxy?: Parameters<typeof startServer>[0]['trustProxy']; // parsed by register.ts (server/trust-proxy.ts)
 }
@@ -70,6 +73,7 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
       poolSize: opts.poolSize,
       publicUrl: opts.publicUrl,
       cacheMiB: opts.cacheSize,
+      connections: { headerTimeoutMs: opts.headerTimeout && opts.headerTimeout * 1000, maxConnections: opts.maxConnections },
       seed: opts.seed === 'demo' || opts.seed === 'none' ? opts.seed : { snapshot: opts.seed },
       seedSize: opts.seedSize,
       clientId: opts.clientId,

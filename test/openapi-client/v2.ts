@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Issue an access token (client credentials grant)
-         * @description A bearer token for v2, valid for 3600 seconds, on v2 only. The client authenticates either with `client_id` and `client_secret` in the body (`client_secret_post`) or by HTTP Basic (`client_secret_basic`: id and secret form-urlencoded, then Base64), not both. Past 30 failed authentications from one address within a minute, that address is answered 429.
+         * @description A bearer token for v2, valid for 3600 seconds, on v2 only. The client authenticates either with `client_id` and `client_secret` in the body (`client_secret_post`) or by HTTP Basic (`client_secret_basic`: id and secret form-urlencoded, then Base64), not both. Past 30 failed authentications within a minute from one address (IPv6: one /64) or of one client, that address or client is answered 429.
          */
         post: operations["issueToken"];
         delete?: never;
@@ -618,7 +618,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenError"];
                 };
             };
-            /** @description `temporarily_unavailable`: too many failed client authentications from this address. */
+            /** @description `temporarily_unavailable`: too many failed client authentications from this address, or of this client. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];

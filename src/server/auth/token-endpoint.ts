@@ -116,7 +116,7 @@ async function issueToken(request: FastifyRequest, reply: FastifyReply, version:
   const valid = validHashes(client, nowMs);
   let matched = guard.remembers(creds.clientId, creds.clientSecret, valid);
   if (!matched) {
-    const limited = guard.admit(request.ip);
+    const limited = guard.admit(request.ip, client && creds.clientId);
     if (limited) {
       // Held back a moment: a flood waiting on its own answers sends fewer requests, so
       // answering it costs less of what good clients need (bench:token).
@@ -125,7 +125,8 @@ async function issueToken(request: FastifyRequest, reply: FastifyReply, version:
       refuse(request, 'rate_limited', client && creds.clientId);
       await delay(LIMITED_ANSWER_DELAY_MS);
       reply.header('Retry-After', String(limited.retryAfterSeconds));
-      return sendOAuthError(reply, 429, 'temporarily_unavailable', `too many failed client authentications from this address; try again in ${limited.retryAfterSeconds} s`);
+      const from = limited.limit === 'address' ? 'from this address' : 'of this client';
+      return sendOAuthError(reply, 429, 'temporarily_unavailable', `too many failed client authentications ${from}; try again in ${limited.retryAfterSeconds} s`);
     }
     matched = await firstMatching(creds.clientSecret, valid);
     if (!matched) {
@@ -134,7 +135,7 @@ async function issueToken(request: FastifyRequest, reply: FastifyReply, version:
       refuse(request, reason, client || !(await isClientId(deps, creds.clientSecret)) ? creds.clientId : undefined);
       return sendOAuthError(reply, 401, 'invalid_client', 'client authentication failed', usedBasic);
     }
-    guard.succeeded(request.ip);
+    guard.succeeded(request.ip, creds.clientId);
     guard.remember(creds.clientId, creds.clientSecret, matched);
   }
   const held = client!.scope;

@@ -195,7 +195,7 @@ function paths(version: ApiVersion): Json {
         operationId: 'issueToken',
         tags: ['Authentication'],
         summary: 'Issue an access token (client credentials grant)',
-        description: `A bearer token for ${version}, valid for 3600 seconds, on ${version} only. The client authenticates either with \`client_id\` and \`client_secret\` in the body (\`client_secret_post\`) or by HTTP Basic (\`client_secret_basic\`: id and secret form-urlencoded, then Base64), not both. Past 30 failed authentications from one address within a minute, that address is answered 429.`,
+        description: `A bearer token for ${version}, valid for 3600 seconds, on ${version} only. The client authenticates either with \`client_id\` and \`client_secret\` in the body (\`client_secret_post\`) or by HTTP Basic (\`client_secret_basic\`: id and secret form-urlencoded, then Base64), not both. Past 30 failed authentications within a minute from one address (IPv6: one /64) or of one client, that address or client is answered 429.`,
         security: [{}, { clientSecretBasic: [] }],
         requestBody: {
           required: true,
@@ -219,7 +219,7 @@ function paths(version: ApiVersion): Json {
           413: error('`invalid_request`: the body is larger than 4 KiB.', 'TokenError'),
           415: error('`invalid_request`: the body is neither `application/json` nor `application/x-www-form-urlencoded`; refused before it is read.', 'TokenError'),
           429: {
-            description: '`temporarily_unavailable`: too many failed client authentications from this address.',
+            description: '`temporarily_unavailable`: too many failed client authentications from this address, or of this client.',
             headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
             content: json(ref('TokenError')),
           },

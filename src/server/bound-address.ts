@@ -33,7 +33,10 @@ export const HEADER_TIMEOUT_MS = 10_000;
 export const MAX_CONNECTIONS = 1000;
 
 export interface ConnectionLimits {
-  /** From a connection's start (or the end of its last answer) to its request's last header; default HEADER_TIMEOUT_MS. */
+  /**
+   * From a connection's opening, or the first byte of a later request on it, to the request's
+   * last header; default HEADER_TIMEOUT_MS. (Between requests, Fastify's 72 s keep-alive holds.)
+   */
   headerTimeoutMs?: number;
   /** Default MAX_CONNECTIONS. */
   maxConnections?: number;

@@ -10,6 +10,7 @@ import { answerWithinDeadline } from './deadline.js';
 import { registerHealth } from './health.js';
 import { OutageWarnings, requestIdOf } from './logging.js';
 import { useRequestGate } from './request-gate.js';
+import { lingerAfterEarlyAnswers } from './lingering-close.js';
 import { OneLinePerRequest } from './request-log.js';
 import { registerMetrics } from './metrics.js';
 import type { TrustProxy } from './trust-proxy.js';
@@ -83,6 +84,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.decorateRequest('clientId', ''); // set by requireBearer (declared there)
   app.decorateRequest('logNote', null); // set by refuse() and for a 503 (declared in logging.ts)
   useRequestGate(app, opts.isClosing ?? (() => false), opts.isDraining ?? (() => false));
+  lingerAfterEarlyAnswers(app);
 
 
   useBodyParsers(app);

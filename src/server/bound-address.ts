@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { STARTING } from '../contract/errors.js';
 import { StartError } from '../storage/start-error.js';
+import { discardRestOf } from './lingering-close.js';
 import { requestIdOf } from './logging.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -26,10 +27,36 @@ export interface BoundAddress {
   close(): Promise<void>;
 }
 
-export async function bindAddress(host: string, port: number): Promise<BoundAddress> {
+/** How long a connection may take to send a request's headers, then 408 (serve --header-timeout). */
+export const HEADER_TIMEOUT_MS = 10_000;
+/** Connections open at once, past which new ones are closed unanswered (serve --max-connections). */
+export const MAX_CONNECTIONS = 1000;
+
+export interface ConnectionLimits {
+  /**
+   * From a connection's opening, or the first byte of a later request on it, to the request's
+   * last header; default HEADER_TIMEOUT_MS. (Between requests, Fastify's 72 s keep-alive holds.)
+   */
+  headerTimeoutMs?: number;
+  /** Default MAX_CONNECTIONS. */
+  maxConnections?: number;
+}
+
+export async function bindAddress(host: string, port: number, limits: ConnectionLimits = {}): Promise<BoundAddress> {
   let current: Handler = answerStarting;
-  // requireHostHeader: the app answers a request without Host in JSON itself (app.ts)
-  const server = createServer({ requireHostHeader: false }, (req, res) => current(req, res));
+  const headersTimeout = limits.headerTimeoutMs ?? HEADER_TIMEOUT_MS;
+  const server = createServer(
+    {
+      // the app answers a request without Host in JSON itself (app.ts)
+      requireHostHeader: false,
+      // docs/server-behaviour.md#limits: node's own 60 s, checked every 30 s, held a silent
+      // connection about 80 s; the 408 is answered in JSON (error-handler.ts)
+      headersTimeout,
+      connectionsCheckingInterval: Math.min(1000, headersTimeout),
+    },
+    (req, res) => current(req, res),
+  );
+  server.maxConnections = limits.maxConnections ?? MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err) => reject(listenError(err, host, port)));
     server.listen({ host, port, exclusive: true }, () => resolve());
@@ -47,7 +74,27 @@ export async function bindAddress(host: string, port: number): Promise<BoundAddr
   };
 }
 
+/**
+ * Logs connections closed at the cap (node's 'drop'): one warning a second at most, with
+ * how many, so that a flood of them is one line a second.
+ */
+export function warnOfDroppedConnections(server: Server, log: { warn(msg: string): void }): void {
+  let dropped = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const warn = () => {
+    clearTimeout(timer);
+    if (dropped === 0) return;
+    log.warn(`${dropped} new connection${dropped === 1 ? '' : 's'} closed unanswered: ${server.maxConnections} were open, the most --max-connections allows`);
+    dropped = 0;
+  };
+  server.on('drop', () => {
+    if (dropped++ === 0) timer = setTimeout(warn, 1000).unref();
+  });
+  server.on('close', warn); // what the last second counted, before the process ends
+}
+
 function answerStarting(req: IncomingMessage, res: ServerResponse): void {
+  discardRestOf(req); // a body is not read while starting, but the answer must reach its client
   const path = (req.url ?? '').split('?')[0];
   const live = path === '/livez' && (req.method === 'GET' || req.method === 'HEAD');
   const body = live ? JSON.stringify({ status: 'ok' }) : STARTING_BODY;

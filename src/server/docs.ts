@@ -99,7 +99,8 @@ export function registerDocs(app: FastifyInstance, publicUrl: () => string): voi
     const { file } = request.params;
     if (file === 'init.js') return reply.type('text/javascript; charset=utf-8').send(INIT_JS);
     if (file === 'page.css') return reply.type('text/css; charset=utf-8').send(PAGE_CSS);
-    const type = ASSETS[file];
+    // own keys only: `constructor`, `__proto__` or `toString` are not files
+    const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
     if (!type) return sendError(reply, 404, `no such file: /docs/assets/${file}`);
     let body = cache.get(file);
     if (!body) {

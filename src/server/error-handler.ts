@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isUnavailable } from '../storage/unavailable.js';
 import { BadBody } from './body-parsers.js';
 import { DeadlinePassed, REQUEST_DEADLINE_MS } from './deadline.js';
-import { sendError, sendOAuthError } from './errors.js';
+import { sendError, sendNoSuchPath, sendOAuthError } from './errors.js';
 import type { OutageWarnings } from './logging.js';
 
 // Every error answers in JSON, whoever raises it: node's parser (answerClientError), the
@@ -42,7 +42,16 @@ export function useErrorHandler(app: FastifyInstance, outage: OutageWarnings): v
     let message: string;
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       status = 413;
-      message = 'the request body is larger than 1 MiB';
+      message = `the request body is larger than ${sizeText(request.routeOptions.bodyLimit)}`;
+      // Fastify asks to close the connection, as the client is still sending: lingering-close.ts
+      // reads the rest instead, so that the client reads this answer
+      reply.removeHeader('connection');
+    } else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      // answered before the body is read (docs/server-behaviour.md#requests)
+      status = 415;
+      message = request.routeOptions.url?.endsWith('/auth/token')
+        ? 'the request body must be JSON or form-encoded (Content-Type: application/json or application/x-www-form-urlencoded)'
+        : 'the request body must be JSON (Content-Type: application/json)';
     } else if (err instanceof BadBody) {
       message = err.message;
     } else if (isUnavailable(err) || err instanceof DeadlinePassed) {
@@ -73,9 +82,13 @@ export function useErrorHandler(app: FastifyInstance, outage: OutageWarnings): v
     return sendError(reply, status, message);
   });
 
-  app.setNotFoundHandler(async (request, reply) =>
-    sendError(reply, 404, `no such path: ${request.method} ${request.url.split('?')[0]}`),
-  );
+  // request-gate.ts answers these first, before any body is read; this is the backstop
+  app.setNotFoundHandler(async (_request, reply) => sendNoSuchPath(reply));
+}
+
+/** A body limit as the 413 names it: `1 MiB`, `4 KiB`. */
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
 }
 
 /** A whole HTTP/1.1 response with a JSON body, for the socket-level error paths. */

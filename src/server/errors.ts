@@ -10,6 +10,12 @@ export function sendError(reply: FastifyReply, status: number, error: string): F
   return reply.code(status).type('application/json; charset=utf-8').send({ error });
 }
 
+/** The 404 of a path no route serves (answered before its body is read: request-gate.ts). */
+export function sendNoSuchPath(reply: FastifyReply): FastifyReply {
+  const { method, url } = reply.request;
+  return sendError(reply, 404, `no such path: ${method} ${url.split('?')[0]}`);
+}
+
 export function sendFieldErrors(reply: FastifyReply, status: number, error: string, fields: FieldErrors): FastifyReply {
   return reply.code(status).type('application/json; charset=utf-8').send({ error, fields });
 }

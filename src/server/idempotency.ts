@@ -33,10 +33,21 @@ export function idempotentWrite(
   return {
     clientId: request.clientId,
     key: key.data,
-    requestHash: createHash('sha256').update(`${request.method} ${path}\n${JSON.stringify(request.body ?? null)}`).digest('base64url'),
+    requestHash: requestHash(request.method, path, request.bodyBytes),
     nowMs: deps.now().getTime(),
     location,
   };
+}
+
+/**
+ * The request as a key's answer remembers it: method, path and the body's bytes as received
+ * (not a serialisation of the parsed body, which costs a pass over it and, for a body nested
+ * deep enough, overflows the stack).
+ */
+function requestHash(method: string, path: string, body: Buffer | null): string {
+  const hash = createHash('sha256').update(`${method} ${path}\n`);
+  if (body) hash.update(body);
+  return hash.digest('base64url');
 }
 
 /**

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { HealthUnavailable } from '../contract/index.js';
-import { sendError } from './errors.js';
+import { sendError, sendNoSuchPath } from './errors.js';
 
 /**
  * What every request meets first: its X-Request-Id echoed; while the server drains before it
  * stops, readiness 503 and everything else served, with `Connection: close`; while it stops, a
  * 503 with `Connection: close` (readiness in its own shape, liveness still 200); a 400 for an HTTP/1.1
- * request without Host; and a 417 in JSON for an Expect other than 100-continue.
+ * request without Host; a 404 for a path no route serves, before its body is read; and a 417
+ * in JSON for an Expect other than 100-continue.
  */
 export function useRequestGate(app: FastifyInstance, isClosing: () => boolean, isDraining: () => boolean = () => false): void {
   // An Expect other than 100-continue: node would answer 417 with an empty body.
@@ -45,6 +46,11 @@ export function useRequestGate(app: FastifyInstance, isClosing: () => boolean, i
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       reply.header('connection', 'close');
       sendError(reply, 400, 'an HTTP/1.1 request must have a Host header');
+      return;
+    }
+    // A path no route serves: its 404 now, before any body is read (no parser, no body limit).
+    if (request.is404) {
+      sendNoSuchPath(reply);
       return;
     }
     done();

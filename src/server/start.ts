@@ -8,7 +8,7 @@ import type { DirectoryStore } from '../storage/store.js';
 import { buildApp } from './app.js';
 import { loggerOptions, type LogSettings } from './logging.js';
 import type { ServerDeps } from './deps.js';
-import { bindAddress } from './bound-address.js';
+import { bindAddress, warnOfDroppedConnections, type ConnectionLimits } from './bound-address.js';
 import { generateFirstClient, registerNamedClient } from './register-client.js';
 
 export interface StartOptions {
@@ -37,6 +37,8 @@ export interface StartOptions {
   /** Logs (pino through Fastify): JSON lines or readable text; none when absent. */
   logging?: LogSettings;
   trustProxy?: Parameters<typeof buildApp>[0]['trustProxy']; // serve --trust-proxy (trust-proxy.ts)
+  /** serve --header-timeout and --max-connections (bound-address.ts has the defaults). */
+  connections?: ConnectionLimits;
   /** The logger made by serverLogger(logging), when the caller logs before the server starts. */
   logger?: Logger;
   /**
@@ -126,7 +128,7 @@ async function seedFromSnapshot(db: Database, file: string): Promise<RunningServ
  */
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const now = opts.now ?? (() => new Date());
-  const bound = await bindAddress(opts.host, opts.port);
+  const bound = await bindAddress(opts.host, opts.port, opts.connections);
   const stopped = () => {
     if (opts.signal?.aborted) throw new StartStopped();
   };
@@ -187,6 +189,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         return bound.server;
       },
     });
+    warnOfDroppedConnections(bound.server, app.log);
     // Requests still in flight when we stop get `Connection: close`, so their keep-alive
     // sockets end with the response instead of holding the process open.
     // (with `done` rather than async: no promise and no microtask per answer)

@@ -113,7 +113,7 @@ function poll(port: number, paths: string[]): { outcomes: Outcome[]; t0: number;
 
 /** The built `serve` with its own config directory, never waited for. */
 function spawnServe(args: string[], env: Record<string, string> = {}): ReturnType<typeof spawnServeProcess> {
-  return spawnServeProcess(['--quiet', ...args], { CHAMBERCTL_CONFIG_DIR: join(dir, `config-${++made}`), ...env });
+  return spawnServeProcess(['--quiet', '--drain', '0', ...args], { CHAMBERCTL_CONFIG_DIR: join(dir, `config-${++made}`), ...env });
 }
 
 /** Polls until `path` answers `status` (or the process ends); the time it took. */

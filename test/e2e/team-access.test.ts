@@ -335,7 +335,7 @@ describe(`clients edit and revoke while serve serves, and the question revoke as
     return secret;
   };
   /** A write that creates nothing whatever the scope: 403 without write, else 400 for its body. */
-  const tryWrite = async (baseUrl: string, token: string) => (await call(baseUrl, 'POST', '/v2/chambers', { token, raw: '{not json' })).status;
+  const tryWrite = async (baseUrl: string, token: string) => (await call(baseUrl, 'POST', '/v2/chambers', { token, raw: '{not json', headers: { 'content-type': 'application/json' } })).status;
   const revokedAt = async (id: string) => (await json('clients', 'list', '--db', db)).find((c: { client_id: string }) => c.client_id === id).revoked_at;
   const changesTo = async (id: string) => (await json('audit', '--client', id, '--db', db)).map((a: { action: string }) => a.action);
 

@@ -65,6 +65,8 @@ export async function startTestServer(
     quiet?: boolean;
     /** `debug` adds the lines of health probes that answer 200. */
     logLevel?: 'debug' | 'info';
+    /** serve --header-timeout and --max-connections. */
+    connections?: StartOptions['connections'];
   } = {},
 ): Promise<TestServer> {
   const source = `in-process-${process.pid}-${++servers}`;
@@ -81,6 +83,7 @@ export async function startTestServer(
     now: opts.now,
     metrics: opts.metrics,
     trustProxy: opts.trustProxy,
+    connections: opts.connections,
     // always logged: the end of the run scans every line for secrets (run-logs.ts)
     logging: { destination: { write: (line: string) => logTo(opts, source, line) }, format: 'json' as const, requests: !opts.quiet, level: opts.logLevel },
   }).catch(async (err: unknown) => {

@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Issue an access token (client credentials grant)
-         * @description A bearer token for v2, valid for 3600 seconds, on v2 only. The client authenticates either with `client_id` and `client_secret` in the body (`client_secret_post`) or by HTTP Basic (`client_secret_basic`: id and secret form-urlencoded, then Base64), not both. Past 30 failed authentications from one address within a minute, that address is answered 429.
+         * @description A bearer token for v2, valid for 3600 seconds, on v2 only. The client authenticates either with `client_id` and `client_secret` in the body (`client_secret_post`) or by HTTP Basic (`client_secret_basic`: id and secret form-urlencoded, then Base64), not both. Past 30 failed authentications within a minute from one address (IPv6: one /64) or of one client, that address or client is answered 429.
          */
         post: operations["issueToken"];
         delete?: never;
@@ -456,6 +456,15 @@ export interface components {
                 "application/json": components["schemas"]["InsufficientScopeError"];
             };
         };
+        /** @description The body is not sent as `application/json` (or has no `Content-Type`); refused before it is read. */
+        NotJson: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The server is starting: from the moment it listens until it is ready, every path but `GET /livez` answers 503 `{"error": "starting", ...}`; try again after `Retry-After` seconds. A server that is shutting down answers 503 with an `error` message of its own. */
         Starting: {
             headers: {
@@ -572,7 +581,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
-            /** @description `invalid_request` (a parameter missing or repeated, credentials sent twice, a body that is not JSON or form data) or `unsupported_grant_type`. */
+            /** @description `invalid_request` (a parameter missing or repeated, credentials sent twice, a body that is not JSON or form data, or JSON nested deeper than 32 levels) or `unsupported_grant_type`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -591,7 +600,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenError"];
                 };
             };
-            /** @description `invalid_request`: the body is larger than 1 MiB. */
+            /** @description `invalid_request`: the body is larger than 4 KiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -600,7 +609,16 @@ export interface operations {
                     "application/json": components["schemas"]["TokenError"];
                 };
             };
-            /** @description `temporarily_unavailable`: too many failed client authentications from this address. */
+            /** @description `invalid_request`: the body is neither `application/json` nor `application/x-www-form-urlencoded`; refused before it is read. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenError"];
+                };
+            };
+            /** @description `temporarily_unavailable`: too many failed client authentications from this address, or of this client. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -748,7 +766,7 @@ export interface operations {
                     "application/json": components["schemas"]["Chamber"];
                 };
             };
-            /** @description The body is not a JSON object, or the Idempotency-Key header is malformed (then `fields` names it). */
+            /** @description The body is not a JSON object (or nests deeper than 32 levels), or the Idempotency-Key header is malformed (then `fields` names it). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -769,6 +787,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["TooLarge"];
+            415: components["responses"]["NotJson"];
             /** @description The body breaks a rule: `fields` names every failing field (dotted, e.g. `address.city`), or the Idempotency-Key, used with another request. */
             422: {
                 headers: {
@@ -1018,7 +1037,7 @@ export interface operations {
                     "application/json": components["schemas"]["Member"];
                 };
             };
-            /** @description The body is not a JSON object, or the Idempotency-Key header is malformed (then `fields` names it). */
+            /** @description The body is not a JSON object (or nests deeper than 32 levels), or the Idempotency-Key header is malformed (then `fields` names it). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1040,6 +1059,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["TooLarge"];
+            415: components["responses"]["NotJson"];
             /** @description The body breaks a rule: `fields` names every failing field, or the Idempotency-Key, used with another request. */
             422: {
                 headers: {

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashSecret } from '../../src/server/auth/secrets.js';
+import { noteSecret } from '../helpers/run-logs.js';
 import { getToken, startTestServer, type TestServer } from '../helpers/server.js';
 
 // Idempotency-Key on the v2 POSTs, on the backend under test (docs/server-behaviour.md#idempotency).
@@ -74,6 +76,53 @@ describe('Idempotency-Key', () => {
     expect(answers.every((a) => a.status === 201 || a.status === 409)).toBe(true);
     expect(ids.size).toBeLessThanOrEqual(2); // one id, plus undefined for an "in progress" 409
     expect(await count('chambers')).toBe(before + 1);
+  });
+
+  it('belongs to its client: the same key from another client is another request', async () => {
+    const secret = 'OtherWriterSecret0123456789abcd';
+    noteSecret(secret);
+    await t.server.store.addClient('other-writer', await hashSecret(secret), 'write', now);
+    const res = await fetch(`${t.baseUrl}/v2/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials', client_id: 'other-writer', client_secret: secret }),
+    });
+    const other = ((await res.json()) as { access_token: string }).access_token;
+    noteSecret(other);
+    const before = await count('chambers');
+    // the same key and the same body from two clients: two chambers, neither a replay
+    const mine = await post('/chambers', hq('Shared Key Chamber'), 'key-shared');
+    const theirs = await post('/chambers', hq('Shared Key Chamber'), 'key-shared', other);
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    expect(theirs.body.id).not.toBe(mine.body.id);
+    expect([mine.replayed, theirs.replayed]).toEqual([null, null]);
+    // the same key with another body from the other client: not a 422, its own request
+    const otherBody = await post('/chambers', hq('Another Body'), 'key-mine-only', other);
+    const mineAgain = await post('/chambers', hq('Mine Only'), 'key-mine-only');
+    expect([otherBody.status, mineAgain.status]).toEqual([201, 201]);
+    // and each client's repeat replays its own first answer
+    const mineRepeat = await post('/chambers', hq('Shared Key Chamber'), 'key-shared');
+    const theirsRepeat = await post('/chambers', hq('Shared Key Chamber'), 'key-shared', other);
+    expect([mineRepeat.body.id, theirsRepeat.body.id]).toEqual([mine.body.id, theirs.body.id]);
+    expect([mineRepeat.replayed, theirsRepeat.replayed]).toEqual(['true', 'true']);
+    expect(await count('chambers')).toBe(before + 4);
+  });
+
+  it('compares the body as sent: the same bytes replay, the same JSON written otherwise is another request', async () => {
+    const send = (raw: string) =>
+      fetch(`${t.baseUrl}/v2/chambers`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': 'key-bytes' },
+        body: raw,
+      });
+    const raw = JSON.stringify(hq('Bytes Chamber'));
+    const first = await send(raw);
+    expect(first.status).toBe(201);
+    const again = await send(raw);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const spaced = await send(JSON.stringify(hq('Bytes Chamber'), null, 2));
+    expect(spaced.status).toBe(422);
   });
 
   it('forgets a key after 24 hours', async () => {

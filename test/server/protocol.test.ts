@@ -65,7 +65,7 @@ describe('request bodies', () => {
     const big = { name: 'x'.repeat(1024 * 1024 + 10) };
     const r = await call(srv.baseUrl, 'POST', '/v2/chambers', { token: v2, body: big });
     expect(r.status).toBe(413);
-    expect(Object.keys(r.body)).toEqual(['error']);
+    expect(r.body).toEqual({ error: 'the request body is larger than 1 MiB' });
     const t = await call(srv.baseUrl, 'POST', '/v2/auth/token', { body: big });
     expect(t.status).toBe(413);
     expect(t.body).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
@@ -99,21 +99,43 @@ describe('request bodies', () => {
     expect(Object.keys(r.body)).toEqual(['error']);
   });
 
-  it('rejects a form-encoded body on resource routes', async () => {
-    const r = await call(srv.baseUrl, 'POST', '/v2/chambers', {
-      token: v2,
-      raw: 'name=x&type=hq',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    expect(r.status).toBe(400);
+  it.each([
+    ['form encoding', 'application/x-www-form-urlencoded', 'name=x&type=hq'],
+    ['text/plain', 'text/plain', JSON.stringify({ name: 'Text Chamber', type: 'hq', address: { street: '1 A St', city: 'Bonn', country: 'DE' } })],
+    ['no Content-Type', undefined, JSON.stringify({ name: 'Bare Chamber', type: 'hq', address: { street: '1 A St', city: 'Bonn', country: 'DE' } })],
+  ])('answers a body in %s on a resource route with 415, creating nothing', async (_what, type, raw) => {
+    const before = (await call(srv.baseUrl, 'GET', '/v2/chambers?per_page=1', { token: v2 })).body.meta.total;
+    const r = await call(srv.baseUrl, 'POST', '/v2/chambers', { token: v2, raw, headers: type ? { 'content-type': type } : {} });
+    expect(r.status).toBe(415);
+    expect(r.body).toEqual({ error: 'the request body must be JSON (Content-Type: application/json)' });
+    expect((await call(srv.baseUrl, 'GET', '/v2/chambers?per_page=1', { token: v2 })).body.meta.total).toBe(before);
   });
 
-  it('parses JSON sent with another content type', async () => {
+  it('parses JSON with a charset parameter', async () => {
     const r = await call(srv.baseUrl, 'POST', '/v2/chambers', {
       token: v2,
-      raw: JSON.stringify({ name: 'Text Chamber', type: 'hq', address: { street: '1 A St', city: 'Bonn', country: 'DE' } }),
-      headers: { 'content-type': 'text/plain' },
+      raw: JSON.stringify({ name: 'Charset Chamber', type: 'hq', address: { street: '1 A St', city: 'Bonn', country: 'DE' } }),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
     });
     expect(r.status).toBe(201);
+  });
+
+  it('the token endpoint takes JSON and form encoding only (415 otherwise, OAuth-shaped)', async () => {
+    const raw = `grant_type=client_credentials&client_id=${srv.clientId}&client_secret=${srv.clientSecret}`;
+    const form = await call(srv.baseUrl, 'POST', '/v2/auth/token', { raw, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(form.status).toBe(200);
+    const text = await call(srv.baseUrl, 'POST', '/v2/auth/token', { raw, headers: { 'content-type': 'text/plain' } });
+    expect(text.status).toBe(415);
+    expect(text.body).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(/application\/x-www-form-urlencoded/) });
+    expect(text.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('the token endpoint takes at most 4 KiB', async () => {
+    const pad = 'x'.repeat(4 * 1024);
+    const t = await call(srv.baseUrl, 'POST', '/v2/auth/token', { body: { grant_type: 'client_credentials', client_id: srv.clientId, client_secret: srv.clientSecret, pad } });
+    expect(t.status).toBe(413);
+    expect(t.body).toEqual({ error: 'invalid_request', error_description: 'the request body is larger than 4 KiB' });
+    const ok = await call(srv.baseUrl, 'POST', '/v2/auth/token', { body: { grant_type: 'client_credentials', client_id: srv.clientId, client_secret: srv.clientSecret, pad: pad.slice(0, 3000) } });
+    expect(ok.status).toBe(200);
   });
 });

@@ -225,7 +225,7 @@ describe('revocation and rotation, across instances', () => {
 
 describe('scope changes, across instances', () => {
   /** A write attempt that creates nothing whatever the scope: 403 without write, else 400 for the body. */
-  const tryWrite = async (s: TestServer, t: string) => (await call(s.baseUrl, 'POST', '/v2/chambers', { token: t, raw: '{not json' })).status;
+  const tryWrite = async (s: TestServer, t: string) => (await call(s.baseUrl, 'POST', '/v2/chambers', { token: t, raw: '{not json', headers: { 'content-type': 'application/json' } })).status;
 
   it('write → read: tokens already in use stop writing on both instances within 1 s, and new ones are read', async () => {
     const c = await newClient('write');

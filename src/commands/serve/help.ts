@@ -92,6 +92,14 @@ checks): for \`--drain\` seconds (default 8) readiness answers 503 and every oth
 request is still served, so that the balancer stops sending first; a second signal cuts
 the drain short. Ctrl-C never drains.
 
+A connection that has not sent a request's headers within \`--header-timeout\` seconds
+(10) of opening, or of the first byte of a later request, is answered 408 and closed; an
+idle one between requests stays open 72 s (more than a load balancer's usual 60 s, so that
+the balancer closes it first). Past
+\`--max-connections\` connections open at once (1000), new ones are closed unanswered,
+with one warning a second at most in the log; keep it under the process's limit of open
+files, and raise it where a load balancer holds many connections.
+
 Besides the interface it serves \`GET /healthz\` (readiness, no token: 200 while the
 database answers within 2 s, else 503), \`GET /livez\` (liveness, no token: 200 while the
 process runs), \`GET /v1/openapi.json\` and \`GET /v2/openapi.json\` (OpenAPI 3.1, no

@@ -36,6 +36,16 @@ function parsePoolSize(value: string): number {
   return Number(value);
 }
 
+function parseHeaderTimeout(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 600) throw usageError(`--header-timeout must be a number of seconds from 1 to 600, not "${value}"`);
+  return Number(value);
+}
+
+function parseMaxConnections(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1_000_000) throw usageError(`--max-connections must be a number from 1 to 1000000, not "${value}"`);
+  return Number(value);
+}
+
 function parseTrustProxyOption(value: string): ReturnType<typeof parseTrustProxy> {
   try {
     return parseTrustProxy(value);
@@ -66,6 +76,8 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .option('--drain <seconds>', 'on SIGTERM, answer readiness (/healthz) 503 for this long while still serving, so that a load balancer stops sending first (default: 8 when /healthz was probed in the last minute, else 0)', parseDrain)
     .option('--cache-size <MiB>', "SQLite's page cache and memory map, each at most this size (default: 64 MiB cache, 1 GiB map)", parseCacheSize)
     .option('--public-url <url>', 'the URL clients use (e.g. behind a load balancer), named in the OAuth metadata and OpenAPI documents', parsePublicUrl)
+    .option('--header-timeout <seconds>', "how long a connection may take to send a request's headers, then 408 and closed (default 10)", parseHeaderTimeout)
+    .option('--max-connections <n>', 'connections open at once; past this many, new ones are closed unanswered (default 1000)', parseMaxConnections)
     .option('--trust-proxy <value>', "whose X-Forwarded-For names the client in logs and audit records: true (any peer), a number of proxy hops, or the proxies' addresses and CIDR ranges, comma-separated (default: none, the peer's address)", parseTrustProxyOption)
     .addOption(new Option('--seed <kind>', 'what a new database starts with: demo (data), none, or the path of a snapshot file').argParser(parseSeed).default('demo'))
     .addOption(

@@ -28,6 +28,9 @@ export interface ServeOptions {
   drain?: number;
   publicUrl?: string;
   cacheSize?: number;
+  /** Seconds. */
+  headerTimeout?: number;
+  maxConnections?: number;
   overwriteProfile?: boolean;
   trustProxy?: Parameters<typeof startServer>[0]['trustProxy']; // parsed by register.ts (server/trust-proxy.ts)
 }
@@ -74,6 +77,7 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
       pgPooler: opts.pgPooler,
       publicUrl: opts.publicUrl,
       cacheMiB: opts.cacheSize,
+      connections: { headerTimeoutMs: opts.headerTimeout && opts.headerTimeout * 1000, maxConnections: opts.maxConnections },
       seed: opts.seed === 'demo' || opts.seed === 'none' ? opts.seed : { snapshot: opts.seed },
       seedSize: opts.seedSize,
       clientId: opts.clientId,

@@ -124,6 +124,7 @@ const RESPONSES: Record<string, Json> = {
   },
   ChamberNotFound: { description: 'No chamber has this id.', content: json(ref('Error')) },
   TooLarge: { description: 'The body is larger than 1 MiB.', content: json(ref('Error')) },
+  NotJson: { description: 'The body is not sent as `application/json` (or has no `Content-Type`); refused before it is read.', content: json(ref('Error')) },
 };
 
 function ref(name: string): Json {
@@ -166,7 +167,7 @@ const created = (what: string, schema: string) => ({
   content: json(ref(schema)),
 });
 
-const badPost = error(`The body is not a JSON object, or the ${IDEMPOTENCY_HEADER} header is malformed (then \`fields\` names it).`, 'Error', 'ValidationError');
+const badPost = error(`The body is not a JSON object (or nests deeper than 32 levels), or the ${IDEMPOTENCY_HEADER} header is malformed (then \`fields\` names it).`, 'Error', 'ValidationError');
 
 function paths(version: ApiVersion): Json {
   const v2 = version === 'v2';
@@ -194,7 +195,7 @@ function paths(version: ApiVersion): Json {
         operationId: 'issueToken',
         tags: ['Authentication'],
         summary: 'Issue an access token (client credentials grant)',
-        description: `A bearer token for ${version}, valid for 3600 seconds, on ${version} only. The client authenticates either with \`client_id\` and \`client_secret\` in the body (\`client_secret_post\`) or by HTTP Basic (\`client_secret_basic\`: id and secret form-urlencoded, then Base64), not both. Past 30 failed authentications from one address within a minute, that address is answered 429.`,
+        description: `A bearer token for ${version}, valid for 3600 seconds, on ${version} only. The client authenticates either with \`client_id\` and \`client_secret\` in the body (\`client_secret_post\`) or by HTTP Basic (\`client_secret_basic\`: id and secret form-urlencoded, then Base64), not both. Past 30 failed authentications within a minute from one address (IPv6: one /64) or of one client, that address or client is answered 429.`,
         security: [{}, { clientSecretBasic: [] }],
         requestBody: {
           required: true,
@@ -209,15 +210,16 @@ function paths(version: ApiVersion): Json {
             headers: { 'Cache-Control': { $ref: '#/components/headers/CacheControl' }, Pragma: { $ref: '#/components/headers/Pragma' } },
             content: json(ref('TokenResponse')),
           },
-          400: error('`invalid_request` (a parameter missing or repeated, credentials sent twice, a body that is not JSON or form data) or `unsupported_grant_type`.', 'TokenError'),
+          400: error('`invalid_request` (a parameter missing or repeated, credentials sent twice, a body that is not JSON or form data, or JSON nested deeper than 32 levels) or `unsupported_grant_type`.', 'TokenError'),
           401: {
             description: '`invalid_client`: the client authentication failed.',
             headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWWAuthenticateBasic' } },
             content: json(ref('TokenError')),
           },
-          413: error('`invalid_request`: the body is larger than 1 MiB.', 'TokenError'),
+          413: error('`invalid_request`: the body is larger than 4 KiB.', 'TokenError'),
+          415: error('`invalid_request`: the body is neither `application/json` nor `application/x-www-form-urlencoded`; refused before it is read.', 'TokenError'),
           429: {
-            description: '`temporarily_unavailable`: too many failed client authentications from this address.',
+            description: '`temporarily_unavailable`: too many failed client authentications from this address, or of this client.',
             headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
             content: json(ref('TokenError')),
           },
@@ -243,6 +245,7 @@ function paths(version: ApiVersion): Json {
             403: response('Forbidden'),
             409: error(`A request with this ${IDEMPOTENCY_HEADER} is still in progress; retry it.`, 'Error'),
             413: response('TooLarge'),
+            415: response('NotJson'),
             422: error('The body breaks a rule: `fields` names every failing field (dotted, e.g. `address.city`), or the Idempotency-Key, used with another request.', 'ValidationError'),
             503: response('Unavailable'),
           },
@@ -283,6 +286,7 @@ function paths(version: ApiVersion): Json {
             404: response('ChamberNotFound'),
             409: error(`The e-mail address is already a member of this chamber (\`fields.email\`), or a request with this ${IDEMPOTENCY_HEADER} is still in progress.`, 'ValidationError', 'Error'),
             413: response('TooLarge'),
+            415: response('NotJson'),
             422: error('The body breaks a rule: `fields` names every failing field, or the Idempotency-Key, used with another request.', 'ValidationError'),
             503: response('Unavailable'),
           },

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext, GlobalOptions } from '../../core/context.js';
 import { CONFIG_KEYS } from '../shared/config-keys.js';
+import { addJqOption } from '../shared/jq-option.js';
 
 /** The command's options merged with the global ones (given before or after the subcommand). */
 const globals = (cmd: Command) => cmd.optsWithGlobals() as GlobalOptions;
@@ -40,8 +41,7 @@ function registerAuth(program: Command, ctx: CliContext): void {
   const auth = program
     .command('auth')
     .description('Show the login state or print an access token');
-  auth
-    .command('status')
+  addJqOption(auth.command('status'), ctx)
     .description('Show the profile in use: base URL, client id, api-version, cached tokens (never secrets)')
     .action(async (_opts, cmd: Command) => {
       const { runAuthStatus } = await import('./status.js');

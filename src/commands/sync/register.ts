@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext, GlobalOptions } from '../../core/context.js';
 import { dbHelp } from '../shared/help-text.js';
+import { addJqOption } from '../shared/jq-option.js';
 import type { SyncOptions } from './sync.js';
 
 /** `sync pull|status|push|discard` (docs/guides/working-offline.md). */
@@ -22,8 +23,7 @@ export function registerSync(program: Command, ctx: CliContext): void {
       const { runSyncPull } = await import('./sync.js');
       await runSyncPull(opts, globals(cmd), ctx);
     });
-  sync
-    .command('status')
+  addJqOption(sync.command('status'), ctx)
     .description('What the local copy came from, when, its counts, and its pending local changes')
     .option(dbOption, copyHelp)
     .action(async (opts: SyncOptions, cmd: Command) => {

@@ -52,7 +52,8 @@ describe('complete', () => {
     for (const words of [['chambers', 'list'], ['chambers', 'get', 'ch_1'], ['members', 'import', 'ch_1', 'f.csv'], ['api', '/v2/chambers'], ['auth', 'status'], ['sync', 'status'], ['clients', 'list'], ['audit']]) {
       expect((await values(...words, '--j')).values, words.join(' ')).toContain('--jq');
     }
-    expect((await values('auth', 'token', '--j')).values).not.toContain('--jq');
+    expect((await values('logout', '--j')).values).not.toContain('--jq');
+    expect((await values('serve', '--j')).values).not.toContain('--jq');
     expect((await values('chambers', 'list', '--jq', ''))).toMatchObject({ values: [], directive: 'nofiles' });
   });
 

@@ -10,7 +10,7 @@ const OUT_OF_SUBSET = [
   /\bhalt(_error)?\b/, /\$ENV\b/, /\benv\b/, /\$__prog_args\b/, /\bget_search_list\b/,
   /\bget_prog_origin\b/, /\bget_jq_origin\b/,
   // modules
-  /\bimport\b/, /\binclude\b/, /\bmodulemeta\b/,
+  /\b(import|include)\s+"/, /\bmodulemeta\b/,
   // dates and time
   /\b(mktime|gmtime|localtime|strftime|strptime|strflocaltime|todate|fromdate|date|now|dateadd|datesub|datefmt|todateiso8601|fromdateiso8601|dateiso8601)\b/,
 ];

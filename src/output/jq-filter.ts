@@ -17,7 +17,14 @@ import { Sink } from './sink.js';
  */
 export async function writeJqResults(filter: string, json: string, stdout: OutStream, stderr: OutStream): Promise<void> {
   const jq = await loadJq();
-  const { stdout: out, stderr: err, exitCode } = jq.raw(json, filter, ['-c']);
+  let result: { stdout: string; stderr: string; exitCode: number };
+  try {
+    result = jq.raw(json, filter, ['-c']);
+  } catch (err) {
+    // the WebAssembly machine itself stopped: its stack ends near 10,000 nested values
+    throw new CliError(`--jq: jq stopped: ${err instanceof Error ? err.message : String(err)}`, ExitCode.FAILURE);
+  }
+  const { stdout: out, stderr: err, exitCode } = result;
   if (exitCode === JQ_COMPILE_ERROR) throw compileError(err);
   const lines = out === '' ? [] : out.split('\n');
   await new Sink(stdout).write(lines.map((line) => `${line.startsWith('"') ? (JSON.parse(line) as string) : line}\n`).join(''));

@@ -108,6 +108,10 @@ describe('--jq', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toMatch(/^ch_\w+\n$/);
     expect(r.stderr).toBe('error: --jq: Cannot index string with string ("first")\n');
+    // beyond what jq's WebAssembly stack holds: one line too, no stack trace
+    const deep = await cli.run(['chambers', 'list', '--per-page', '1', '--jq', 'reduce range(10000) as $_ ([]; [.]) | tojson | fromjson | length']);
+    expect(deep.exitCode).toBe(1);
+    expect(deep.stderr).toMatch(/^error: --jq: jq stopped: .+\n$/);
   });
 
   it('--format csv, tsv or table with --jq is a usage error that says why', async () => {

@@ -111,8 +111,10 @@ an error while it runs (\`.name.first\` on a string) exits 1 with jq's message, 
 the results printed before it. With \`--format csv\`, \`tsv\` or \`table\` it is a usage
 error, since \`--jq\` reads JSON (use \`@csv\` or \`@tsv\` in the filter), and so is
 \`api --include\`, whose status line and headers are not JSON. jq's own debug output
-(\`debug\`, \`stderr\`) goes to stderr. Piping \`--json\` into a jq you have installed
-gives the same answers.
+(\`debug\`, \`stderr\`) goes to stderr. The filter reads the one JSON document and
+nothing else: \`input\` finds no more, \`$ENV\` and \`env\` are not your environment, and
+there is no \`--arg\` (put a shell variable into the filter's text instead). Piping
+\`--json\` into a jq you have installed gives the same answers.
 
 CSV out and back in
 -------------------

@@ -4,6 +4,7 @@
 //   node bin/chamberctl.js --version           target <= 1.15x
 //   node bin/chamberctl.js chambers list       target <= 1.6x: a real request to a local
 //                                              server with a cached token, output piped (TSV)
+//   ... chambers list --json, and --jq '.[0].name', whose difference is what --jq costs
 // and two floors of that command, measured alongside (bench/floor/):
 //   the same GET with node:http alone         what any HTTP command pays, however written
 //   the same GET through the CLI's undici     what undici costs, loaded as the CLI loads it
@@ -102,6 +103,9 @@ const cases: Array<{ name: string; argv: string[]; command?: string; target?: nu
   { name: 'node -e 0', argv: ['-e', '0'] },
   { name: 'chamberctl --version', argv: [BIN, '--version'], target: 1.15 },
   { name: 'chamberctl chambers list', argv: [BIN, 'chambers', 'list'], target: 1.6 },
+  // --jq (issue 46): jq in WebAssembly, loaded only then; --json is the same command without it
+  { name: 'chambers list --json', argv: [BIN, 'chambers', 'list', '--json'] },
+  { name: "chambers list --jq '.[0].name'", argv: [BIN, 'chambers', 'list', '--jq', '.[0].name'] },
   { name: 'floor: GET, node:http', argv: [join(FLOORS, 'http-get.cjs')] },
   { name: 'floor: GET, undici', argv: [join(FLOORS, 'run-undici-get.cjs')] },
 ];
@@ -117,6 +121,7 @@ if (binaryState === 'measured') {
   cases.push(
     { name: 'binary --version', argv: ['--version'], command: BINARY },
     { name: 'binary chambers list', argv: ['chambers', 'list'], command: BINARY },
+    { name: "binary list --jq '.[0].name'", argv: ['chambers', 'list', '--jq', '.[0].name'], command: BINARY },
   );
 }
 // the warm-up also caches the v1 token, so the measured runs reuse it
@@ -135,7 +140,7 @@ cases.forEach((c, j) => {
   const ratio = m / floor;
   const verdict = c.target === undefined ? '' : ratio <= c.target ? `  ok (target <= ${c.target}x)` : `  MISSED (target <= ${c.target}x)`;
   if (c.target !== undefined && ratio > c.target) missed++;
-  console.log(`  ${c.name.padEnd(26)} ${m.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}x${verdict}`);
+  console.log(`  ${c.name.padEnd(32)} ${m.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}x${verdict}`);
 });
 console.log(
   '  (floors: the request of `chambers list` alone, with node:http and nothing else, and through the\n' +
@@ -148,6 +153,9 @@ const medianOf = (name: string) => median(times[cases.findIndex((c) => c.name ==
 const overUndici = medianOf('chamberctl chambers list') / medianOf('floor: GET, undici');
 const pass = overUndici <= UNDICI_FLOOR_TARGET;
 if (!pass) missed++;
+// --jq's own cost: what loading jq and running one filter adds to the same command's --json
+const jqCost = medianOf("chambers list --jq '.[0].name'") - medianOf('chambers list --json');
+console.log(`  --jq '.[0].name' adds ${jqCost.toFixed(1)} ms to chambers list --json (jq-wasm loaded, compiled and run once)`);
 console.log(
   `  ${pass ? 'PASS' : 'MISS'}: chambers list ${overUndici.toFixed(2)}x the undici floor of this run (target <= ${UNDICI_FLOOR_TARGET}x; node ${process.version})`,
 );

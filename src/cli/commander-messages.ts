@@ -9,8 +9,8 @@ const SUGGESTION = /^error: unknown (?:option|command) '([^']*)'\n\(Did you mean
 const NO_JQ = /^error: unknown option '(--jq|--jq=.*)'\n/;
 
 export function restyleCommanderError(message: string): string {
-  // gh's --jq: no jq of ours (docs/manual/help-output.md), but the way to get the same
-  if (NO_JQ.test(message)) return "error: unknown option '--jq': chamberctl has no jq of its own; pipe its --json to jq: chamberctl chambers list --json | jq '.[].name'\n";
+  // --jq is on the commands that print JSON (docs/manual/help-output.md), not on this one
+  if (NO_JQ.test(message)) return "error: unknown option '--jq': this command prints no JSON to filter; the commands that print JSON take it (chamberctl help output)\n";
   const choice = INVALID_CHOICE.exec(message);
   if (choice) {
     const flag = choice[1]!.split(', ').pop()!;

@@ -11,6 +11,7 @@ import { registerEventsCommands } from '../commands/events/register.js';
 import { registerMembersCommands } from '../commands/members/register.js';
 import { registerShellCommands } from '../commands/completion/register.js';
 import { noteJsonWord } from '../commands/shared/json-fields.js';
+import { endJqCapture } from '../commands/shared/jq-option.js';
 import { registerServe } from '../commands/serve/register.js';
 import { registerSync } from '../commands/sync/register.js';
 import { registerSnapshotCommands } from '../commands/snapshot/register.js';
@@ -96,6 +97,8 @@ export async function run(argv: string[], ctx: CliContext, version: string): Pro
     return ctx.exitCode ?? ExitCode.OK;
   } catch (err) {
     return reportError(err, ctx, verbose);
+  } finally {
+    endJqCapture(ctx); // a command that failed under --jq: its kept output is dropped
   }
 }
 

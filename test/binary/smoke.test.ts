@@ -84,6 +84,10 @@ describe('the single executable', () => {
       const list = await run(['chambers', 'list', '--profile', 'bin', '--per-page', '5', '--json', 'id,name']);
       expect(list.exitCode, list.stderr).toBe(0);
       expect(JSON.parse(list.stdout)).toHaveLength(5);
+      // --jq: jq (WebAssembly) from the executable's own assets
+      const jq = await run(['chambers', 'list', '--profile', 'bin', '--per-page', '5', '--jq', '.[] | "\\(.id)\\t\\(.name)"']);
+      expect(jq).toMatchObject({ exitCode: 0, stderr: '' });
+      expect(jq.stdout).toBe((JSON.parse(list.stdout) as Array<{ id: string; name: string }>).map((c) => `${c.id}\t${c.name}`).join('\n'));
 
       const page = await fetch(`${baseUrl}/docs`);
       expect(page.status).toBe(200);

@@ -48,6 +48,15 @@ describe('complete', () => {
     expect((await values('profiles', 'list', '--json=i')).values).toEqual([]);
   });
 
+  it('--jq: offered by the commands that print JSON, not by the others; its value is typed, not completed', async () => {
+    for (const words of [['chambers', 'list'], ['chambers', 'get', 'ch_1'], ['members', 'import', 'ch_1', 'f.csv'], ['api', '/v2/chambers'], ['auth', 'status'], ['sync', 'status'], ['clients', 'list'], ['audit']]) {
+      expect((await values(...words, '--j')).values, words.join(' ')).toContain('--jq');
+    }
+    expect((await values('logout', '--j')).values).not.toContain('--jq');
+    expect((await values('serve', '--j')).values).not.toContain('--jq');
+    expect((await values('chambers', 'list', '--jq', ''))).toMatchObject({ values: [], directive: 'nofiles' });
+  });
+
   it('walks nested subcommands and filters by the prefix', async () => {
     expect((await values('chambers', 'l')).values).toEqual(['list']);
     expect((await values('members', '')).values).toEqual(expect.arrayContaining(['list', 'add', 'import']));

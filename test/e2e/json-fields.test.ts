@@ -72,7 +72,7 @@ describe('--json FIELDS', () => {
     [['events', 'list', 'ch_x', 'ch_y', '--json', 'id'], "error: too many arguments for 'list': expected 1 argument, got 3"],
     [['members', 'list', 'ch_x', '--json', 'Email,id'], 'error: --json: "Email" is not a field of a member; fields: id, chamber_id, name, email, phone, membership_type, status, joined_at'],
     [['chambers', 'list', 'extra'], "error: too many arguments for 'list': expected 0 arguments, got 1 (\"extra\"); to select fields of the JSON, put them right after --json: --json id,name"],
-    [['chambers', 'list', '--jq', '.[].name'], "error: unknown option '--jq': chamberctl has no jq of its own; pipe its --json to jq"],
+    [['completion', 'bash', '--jq', '.'], "error: unknown option '--jq': this command prints no JSON to filter; the commands that print JSON take it (chamberctl help output)"],
     [['chambers', 'list', '--json', 'id', '--format', 'csv'], 'error: --json and --format csv ask for two outputs'],
   ])('%j is a usage error (exit 2) with a hint', async (args, message) => {
     const before = server.tokenRequests();

@@ -169,7 +169,7 @@ describe('start-up', () => {
   }
 
   // node:sqlite is node's own, so the SQLite storage is known by its sources
-  const heavy = /node_modules\/(undici|cli-table3|ora|@inquirer|fastify)\/|^src\/storage\/sqlite\//;
+  const heavy = /node_modules\/(undici|cli-table3|ora|@inquirer|fastify|jq-wasm)\/|^src\/storage\/sqlite\//;
 
   it('--help of the resource commands loads no HTTP, table, spinner, prompt or server code', async () => {
     const configDir = await makeTempDir();
@@ -196,7 +196,7 @@ describe('start-up', () => {
         // string-width builds an Intl.Segmenter as it loads (~30 ms); zod's classic API
         // builds schemas several times slower than zod/mini (the contract uses the latter);
         // conf and its ajv are needed to write the config file, not to read it
-        const slow = /node_modules\/(cli-table3|ora|chalk|@inquirer|string-width|get-east-asian-width|conf|ajv|semver)\/|node_modules\/zod\/v4\/classic\//;
+        const slow = /node_modules\/(cli-table3|ora|chalk|@inquirer|string-width|get-east-asian-width|conf|ajv|semver|jq-wasm)\/|node_modules\/zod\/v4\/classic\//;
         expect(urls.filter((u) => slow.test(u)), args.join(' ')).toEqual([]);
         // the texts of help (src/cli/help-texts.ts) are for help only
         expect(urls.filter((u) => /^src\/(cli\/help-texts|cli\/topics\/|commands\/[^/]+\/help\.ts)/.test(u)), args.join(' ')).toEqual([]);

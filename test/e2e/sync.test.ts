@@ -337,6 +337,10 @@ describe('local changes and sync push', () => {
     expect(text.exitCode, text.stderr).toBe(0);
     expect(text.stdout).toMatch(new RegExp(`member "Extra Person" <extra@example\\.org> \\(${extra.id as string} in ${chamber!.id as string}\\)  pending`));
     expect((await status(db)).pending).toContainEqual(expect.objectContaining({ record_id: extra.id, label: 'member "Extra Person" <extra@example.org>' }));
+    // --jq on sync status: what the guide's `sync discard "$(... --jq '.pending[0].id')"` reads
+    const ids = await cli(['sync', 'status', '--db', db, '--jq', '.pending[] | .record_id']);
+    expect(ids.exitCode, ids.stderr).toBe(0);
+    expect(ids.stdout.split('\n')).toContain(extra.id);
     const dry = await cli(['sync', 'push', '--db', db, '--dry-run']);
     expect(dry.stderr).toContain(`would send member "Extra Person" <extra@example.org> ${extra.id as string}`);
     // by the record's id; no terminal, so no question

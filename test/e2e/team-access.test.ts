@@ -209,6 +209,10 @@ describe(`chamberctl clients and audit (${TEST_BACKEND})`, () => {
       { client_id: 'reports', revoked_at: first.revoked_at },
       { client_id: 'ci', revoked_at: null },
     ]);
+    // --jq over --json FIELDS, on the database's own commands too
+    const revoked = await ok('clients', 'list', '--db', db, '--json', 'client_id,revoked_at', '--jq', '.[] | select(.revoked_at) | .client_id');
+    expect(revoked.stdout).toBe('reports\n');
+    expect((await ok('audit', '--db', db, '--jq', 'first(.[] | select(.action == "client.revoke")) | .target')).stdout).toBe('reports\n');
   });
 
   it('edit --scope: the client and its new scope; the same scope again changes and records nothing', async () => {

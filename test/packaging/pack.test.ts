@@ -163,6 +163,9 @@ describe('the installed tarball', () => {
       const chambers = JSON.parse(r.stdout) as Array<{ id: string; name: string }>;
       expect(chambers.length).toBeGreaterThan(0);
       expect(chambers[0]).toEqual(expect.objectContaining({ id: expect.any(String), name: expect.any(String) }));
+      // --jq: jq (WebAssembly) from the package's own chunk, nothing fetched
+      const jq = await execa(bin(), ['chambers', 'list', '--jq', '.[0].name'], { env, extendEnv: false, reject: false, timeout: 30_000 });
+      expect(jq).toMatchObject({ exitCode: 0, stdout: chambers[0]!.name, stderr: '' });
       // the API reference page, from the package's own files
       const asset = await fetch(`${started.base_url}/docs/assets/swagger-ui-bundle.js`);
       expect(asset.status).toBe(200);

@@ -86,8 +86,35 @@ command line has one word more than the command takes, and that word is the one 
 after \`--json\`. Any other extra word is the usage error \`too many arguments for 'list':
 ...; to select fields of the JSON, put them right after --json: --json id,name\`. Before
 the command's name (\`chamberctl --json id,name chambers list\`) no fields are taken.
-There is no \`--jq\`: no pure-JavaScript jq implements the language well enough, and a
-partial one would answer some filters differently from jq; pipe \`--json\` to jq instead.
+
+Filtering: --jq EXPR
+--------------------
+
+\`--jq EXPR\` runs a jq filter on the JSON, as gh's \`--jq\` does, so that a script needs
+no jq installed: it is jq itself (1.8, built into chamberctl), not an imitation. It
+implies \`--json\`, and the filter reads exactly what \`--json\` (or \`--json FIELDS\`)
+would print: with \`--all\`, the one array of every item. Each result is printed on its
+own line, a string as it is (no quotes) and anything else as compact JSON, which is
+\`--json | jq -r -c EXPR\`:
+
+    chamberctl chambers list --all --jq '.[] | select(.type == "hq") | .name'
+    chamberctl chambers list --all --jq 'group_by(.address.country) | map({country: .[0].address.country, n: length})'
+    chamberctl members list ch_8f3k2a --all --json name,email --jq '.[] | [.name, .email] | @tsv'
+    chamberctl api /v2/chambers --jq .meta.total
+
+It is taken by the record and list commands, \`api\`, \`clients\`, \`audit\`, \`auth
+status\`, \`auth token\`, \`profiles list\`, \`config list|get\`, \`members import\`
+(its summary) and \`sync pull|status|push|discard\`; another command calls it an unknown
+option. A filter that does not compile is a usage error (exit 2) with jq's message and
+where in the filter it is (line and column, and the filter with a mark under the place);
+an error while it runs (\`.name.first\` on a string) exits 1 with jq's message, after
+the results printed before it. With \`--format csv\`, \`tsv\` or \`table\` it is a usage
+error, since \`--jq\` reads JSON (use \`@csv\` or \`@tsv\` in the filter), and so is
+\`api --include\`, whose status line and headers are not JSON. jq's own debug output
+(\`debug\`, \`stderr\`) goes to stderr. The filter reads the one JSON document and
+nothing else: \`input\` finds no more, \`$ENV\` and \`env\` are not your environment, and
+there is no \`--arg\` (put a shell variable into the filter's text instead). Piping
+\`--json\` into a jq you have installed gives the same answers.
 
 CSV out and back in
 -------------------

@@ -24,7 +24,7 @@ server's bytes when piped, so that \`jq\` gets exactly what the server said.
     examples: [
       "chamberctl api '/v2/chambers?filter[type]=hq&sort=name'",
       'chamberctl api -X GET /v2/chambers -f filter[status]=pending -f per_page=100',
-      'chamberctl api /v2/chambers/ch_ms2fLiZry7iy3IuE/members --paginate | jq length',
+      'chamberctl api /v2/chambers/ch_ms2fLiZry7iy3IuE/members --paginate --jq length',
       'chamberctl api /v2/chambers -f name="Ghent Chamber" -f type=hq -f address[street]="1 Quay" -f address[city]=Ghent -f address[country]=BE',
       'chamberctl api -X POST /v2/chambers/ch_x/members --input member.json -H "Idempotency-Key: 42"',
       'chamberctl api /v1/chambers/ch_x -i                # the status line and the headers first',

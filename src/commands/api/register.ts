@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import type { CliContext, GlobalOptions } from '../../core/context.js';
+import { addJqOption } from '../shared/jq-option.js';
 import type { ApiOptions } from './api.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** `chamberctl api PATH`, like `gh api`. */
 export function registerApi(program: Command, ctx: CliContext): void {
-  program
-    .command('api')
+  addJqOption(program.command('api'), ctx)
     .description("Call any endpoint with the profile's token and print the JSON answer")
     .argument('<path>', 'the endpoint, e.g. /v2/chambers or chambers/ch_x/members (version from the path, else the profile)')
     .option('-X, --method <method>', 'the HTTP method (default GET, or POST with fields or --input, as gh api)')

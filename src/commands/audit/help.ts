@@ -28,8 +28,8 @@ again, editing to the scope it has) records nothing.
 \`--since\` takes an ISO 8601 date (\`2026-11-01\`: from its first instant, UTC) or a
 date-time with \`Z\` or an offset, or a duration back from now (\`90s\`, \`15m\`, \`24h\`,
 \`7d\`); without it, the whole trail. \`--client ID\` keeps what that client did (its
-writes) and what was done to it (its \`client.*\` records); \`jq '.[] | select(.client_id
-== "alice")'\` keeps only its writes. \`--limit N\`, 1 to 10000, is 100 by default; on a
+writes) and what was done to it (its \`client.*\` records); \`--jq '.[] |
+select(.client_id == "alice")'\` keeps only its writes. \`--limit N\`, 1 to 10000, is 100 by default; on a
 terminal a full page ends with a line suggesting twice that \`--limit\` or \`--since\`.
 
 On a terminal, a table; piped, TSV in the order \`at\`, \`action\`, \`client_id\`, \`target\`,
@@ -41,8 +41,8 @@ ${TEAM_DB_TEXT}`,
     examples: [
       'chamberctl audit --db "$DB"                              # the last 100 records',
       'chamberctl audit --since 24h --client alice --db "$DB"',
-      'chamberctl audit --since 2026-11-01 --limit 10000 --json --db "$DB" | jq -r \'.[] | select(.action == "member.add") | .target\'',
-      "chamberctl audit --json action,client_id,operator,target,detail | jq -c '.[]'",
+      'chamberctl audit --since 2026-11-01 --limit 10000 --db "$DB" --jq \'.[] | select(.action == "member.add") | .target\'',
+      "chamberctl audit --json action,client_id,operator,target,detail --jq '.[]'",
     ],
     exitCodes: [
       [0, 'the records were printed (none is no error)'],

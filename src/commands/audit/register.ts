@@ -7,7 +7,7 @@ import type { AuditOptions } from './audit.js';
 
 /** `audit` (docs/guides/team-access.md): the server's record of accepted writes and client changes. */
 export function registerAuditCommand(program: Command, ctx: CliContext): void {
-  addJsonFields(program.command('audit'), AUDIT_FIELDS, 'an audit record')
+  addJsonFields(program.command('audit'), AUDIT_FIELDS, 'an audit record', ctx)
     .description("Show serve's record of accepted writes and client changes, newest first")
     .option('--since <time>', 'records at or after this ISO 8601 date or date-time, or this long ago: 90s, 15m, 24h, 7d (default: all)')
     .option('--client <client-id>', 'only the writes this client made over HTTP')

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext, GlobalOptions } from '../../core/context.js';
 import { CONFIG_KEYS } from '../shared/config-keys.js';
+import { addJqOption } from '../shared/jq-option.js';
 
 /** The command's options merged with the global ones (given before or after the subcommand). */
 const globals = (cmd: Command) => cmd.optsWithGlobals() as GlobalOptions;
@@ -40,15 +41,13 @@ function registerAuth(program: Command, ctx: CliContext): void {
   const auth = program
     .command('auth')
     .description('Show the login state or print an access token');
-  auth
-    .command('status')
+  addJqOption(auth.command('status'), ctx)
     .description('Show the profile in use: base URL, client id, api-version, cached tokens (never secrets)')
     .action(async (_opts, cmd: Command) => {
       const { runAuthStatus } = await import('./status.js');
       await runAuthStatus(globals(cmd), ctx);
     });
-  auth
-    .command('token')
+  addJqOption(auth.command('token'), ctx)
     .description('Print an access token (cached while valid for over a minute, else a new one)')
     .action(async (_opts, cmd: Command) => {
       const { runAuthToken } = await import('./token.js');
@@ -61,8 +60,7 @@ function registerProfiles(program: Command, ctx: CliContext): void {
   const profiles = program
     .command('profiles')
     .description('List, select and remove config profiles');
-  profiles
-    .command('list')
+  addJqOption(profiles.command('list'), ctx)
     .description('List the profiles; * marks the one commands use')
     .action(async (_opts, cmd: Command) => {
       const { runProfilesList } = await import('./profiles.js');
@@ -91,15 +89,13 @@ function registerConfig(program: Command, ctx: CliContext): void {
   const config = program
     .command('config')
     .description("Show or change a profile's settings without logging in again");
-  config
-    .command('list')
+  addJqOption(config.command('list'), ctx)
     .description("Show every setting of the profile")
     .action(async (_opts, cmd: Command) => {
       const { runConfigList } = await import('./config.js');
       await runConfigList(globals(cmd), ctx);
     });
-  config
-    .command('get')
+  addJqOption(config.command('get'), ctx)
     .argument('<key>', CONFIG_KEYS.map((k) => k.key).join(', '))
     .description('Print one setting of the profile')
     .action(async (key: string, _opts, cmd: Command) => {

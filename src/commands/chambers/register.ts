@@ -23,13 +23,14 @@ export function registerChambersCommands(program: Command, ctx: CliContext): voi
     ),
     CHAMBER_FIELDS,
     'a chamber',
+    ctx,
   )
     .action(async (opts, cmd: Command) => {
       const { runChambersList } = await import('./list.js');
       await runChambersList(opts, globalsOf(cmd), ctx);
     });
 
-  addJsonFields(chambers.command('get'), [...CHAMBER_FIELDS, ...CHAMBER_INCLUDES], 'a chamber')
+  addJsonFields(chambers.command('get'), [...CHAMBER_FIELDS, ...CHAMBER_INCLUDES], 'a chamber', ctx)
     .description('Show one chamber, optionally with its members and events')
     .argument('<id>', 'chamber id')
     .option('--include <relations>', 'embed related resources: members, events or members,events (v2)')
@@ -38,7 +39,7 @@ export function registerChambersCommands(program: Command, ctx: CliContext): voi
       await runChambersGet(id, opts, globalsOf(cmd), ctx);
     });
 
-  addJsonFields(chambers.command('create'), CHAMBER_FIELDS, 'a chamber')
+  addJsonFields(chambers.command('create'), CHAMBER_FIELDS, 'a chamber', ctx)
     .description('Create a chamber (v2)')
     // required, but checked by the command: on a terminal it asks for what is missing
     .option('--name <name>', 'chamber name (required)')

@@ -68,7 +68,7 @@ ${TEAM_DB_TEXT}`,
     examples: [
       'chamberctl clients add alice --db ~/dir.db                  # a write client',
       'chamberctl clients add reports --scope read --db "$DB"',
-      'secret=$(chamberctl clients add ci --db "$DB" --json | jq -r .client_secret)',
+      'secret=$(chamberctl clients add ci --db "$DB" --jq .client_secret)',
     ],
     exitCodes: [
       [0, 'the client was added and its secret printed'],
@@ -89,7 +89,7 @@ runs (the column a narrow terminal drops first). \`--json\`: an array of
 "old_secret_valid_until"}\`, null where never; the TSV has the same columns in that order.
 
 ${TEAM_DB_TEXT}`,
-    examples: ['chamberctl clients list --db ~/dir.db', "chamberctl clients list --db \"$DB\" --json | jq -r '.[] | select(.revoked_at == null) | .client_id'"],
+    examples: ['chamberctl clients list --db ~/dir.db', "chamberctl clients list --db \"$DB\" --jq '.[] | select(.revoked_at == null) | .client_id'"],
     exitCodes: [
       [0, 'the clients were listed'],
       DATABASE,

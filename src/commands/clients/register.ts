@@ -13,7 +13,7 @@ export function registerClientsCommands(program: Command, ctx: CliContext): void
     .description("Add, list, edit, rotate and revoke the API clients of serve's database");
   const globals = (cmd: Command) => cmd.optsWithGlobals<GlobalOptions>();
 
-  addJsonFields(clients.command('add'), ADDED_FIELDS, 'a new client')
+  addJsonFields(clients.command('add'), ADDED_FIELDS, 'a new client', ctx)
     .description('Register an API client and print its new secret, once')
     .argument('<client-id>', 'the new client\'s id (1 to 64 of A-Z a-z 0-9 . _ - @); never one used before')
     .addOption(new Option('--scope <scope>', 'read: GET only; write: also the v2 POSTs (includes read)').choices(CHOICES.clientScope).default('write'))
@@ -23,7 +23,7 @@ export function registerClientsCommands(program: Command, ctx: CliContext): void
       await runClientsAdd(id, opts, globals(cmd), ctx);
     });
 
-  addJsonFields(clients.command('list'), CLIENT_FIELDS, 'a client')
+  addJsonFields(clients.command('list'), CLIENT_FIELDS, 'a client', ctx)
     .description('List the API clients: id, scope, created, last used, revoked, old secret\'s grace (never a secret)')
     .option('--db <path>', TEAM_DB_HELP)
     .action(async (opts: ClientsOptions, cmd: Command) => {
@@ -31,7 +31,7 @@ export function registerClientsCommands(program: Command, ctx: CliContext): void
       await runClientsList(opts, globals(cmd), ctx);
     });
 
-  addJsonFields(clients.command('edit'), EDITED_FIELDS, 'an edited client')
+  addJsonFields(clients.command('edit'), EDITED_FIELDS, 'an edited client', ctx)
     .description("Change a client's scope, on every instance within 1 s")
     .argument('<client-id>', 'the client')
     .addOption(new Option('--scope <scope>', 'read: GET only; write: also the v2 POSTs (includes read)').choices(CHOICES.clientScope).makeOptionMandatory())
@@ -41,7 +41,7 @@ export function registerClientsCommands(program: Command, ctx: CliContext): void
       await runClientsEdit(id, opts, globals(cmd), ctx);
     });
 
-  addJsonFields(clients.command('rotate'), ROTATED_FIELDS, 'a rotated client')
+  addJsonFields(clients.command('rotate'), ROTATED_FIELDS, 'a rotated client', ctx)
     .description('Give a client a new secret, printed once; the old one works for --grace more')
     .argument('<client-id>', 'the client')
     .option('--grace <duration>', 'how long the old secret (and tokens issued with it) keep working: 0, or e.g. 90s, 15m, 2h, 1d; at most 30d', '0')
@@ -51,7 +51,7 @@ export function registerClientsCommands(program: Command, ctx: CliContext): void
       await runClientsRotate(id, opts, globals(cmd), ctx);
     });
 
-  addJsonFields(clients.command('revoke'), REVOKED_FIELDS, 'a revoked client')
+  addJsonFields(clients.command('revoke'), REVOKED_FIELDS, 'a revoked client', ctx)
     .description('Revoke a client for good: its secret and every token issued to it stop working')
     .argument('<client-id>', 'the client')
     .option('--yes', 'revoke without asking (required without a terminal)')

@@ -35,7 +35,7 @@ ${columnsHelp('event')}`,
     examples: [
       'chamberctl events list ch_8f3k2a',
       'chamberctl events list ch_8f3k2a --status upcoming --from 2026-03-01 --to 2026-03-31',
-      "chamberctl events list ch_8f3k2a --all --json | jq -r '.[] | [.starts_at, .title] | @tsv'",
+      "chamberctl events list ch_8f3k2a --all --jq '.[] | [.starts_at, .title] | @tsv'",
     ],
     exitCodes: [
       [0, 'the page, or every page, was printed (also when the reader of a pipe stopped early)'],

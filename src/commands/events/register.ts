@@ -24,6 +24,7 @@ export function registerEventsCommands(program: Command, ctx: CliContext): void 
     ),
     EVENT_FIELDS,
     'an event',
+    ctx,
   )
     .action(async (chamberId: string, opts, cmd: Command) => {
       const { runEventsList } = await import('./list.js');

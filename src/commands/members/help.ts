@@ -32,7 +32,7 @@ unchanged into another chamber (the import ignores the other columns, and says s
     examples: [
       'chamberctl members list ch_8f3k2a',
       'chamberctl members list ch_8f3k2a --status pending --sort -joined_at',
-      "chamberctl members list ch_8f3k2a --all --json | jq -r '.[] | [.name, .email] | @csv'",
+      "chamberctl members list ch_8f3k2a --all --jq '.[] | [.name, .email] | @csv'",
       'chamberctl members list ch_8f3k2a --all --json=name,email',
       'chamberctl members list ch_8f3k2a --all --format csv > members.csv   # imports back: members import ch_9x7y6z members.csv',
     ],
@@ -54,7 +54,7 @@ followed): another server may answer 404 (exit 4) or 405 (exit 1). Printed as
 \`chambers get\` prints a chamber: label and value on a terminal, \`field<TAB>value\`
 lines piped, the object with \`--json\`.
 `,
-    examples: ['chamberctl members get ch_8f3k2a mb_3kd9s0', 'chamberctl members get ch_8f3k2a mb_3kd9s0 --json | jq -r .email'],
+    examples: ['chamberctl members get ch_8f3k2a mb_3kd9s0', 'chamberctl members get ch_8f3k2a mb_3kd9s0 --jq .email'],
     exitCodes: [
       [0, 'the member was printed'],
       [1, 'the server lacks the route (405), cannot be reached, fails or answers something unexpected'],

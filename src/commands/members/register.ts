@@ -3,6 +3,7 @@ import type { CliContext } from '../../core/context.js';
 import { CHOICES } from '../shared/choices.js';
 import { MEMBER_FIELDS } from '../../contract/values.js';
 import { addJsonFields } from '../shared/json-fields.js';
+import { addJqOption } from '../shared/jq-option.js';
 import { addPaging, globalsOf } from '../shared/list-options.js';
 import { CHANGE_VERBS, refuseVerbs } from '../shared/not-in-interface.js';
 
@@ -23,13 +24,14 @@ export function registerMembersCommands(program: Command, ctx: CliContext): void
     ),
     MEMBER_FIELDS,
     'a member',
+    ctx,
   )
     .action(async (chamberId: string, opts, cmd: Command) => {
       const { runMembersList } = await import('./list.js');
       await runMembersList(chamberId, opts, globalsOf(cmd), ctx);
     });
 
-  addJsonFields(members.command('get'), MEMBER_FIELDS, 'a member')
+  addJsonFields(members.command('get'), MEMBER_FIELDS, 'a member', ctx)
     .description('Show one member of a chamber (v2; the embedded server has it, another server may not)')
     .argument('<chamber-id>', 'chamber id')
     .argument('<member-id>', 'member id')
@@ -38,7 +40,7 @@ export function registerMembersCommands(program: Command, ctx: CliContext): void
       await runMembersGet(chamberId, memberId, globalsOf(cmd), ctx);
     });
 
-  addJsonFields(members.command('add'), MEMBER_FIELDS, 'a member')
+  addJsonFields(members.command('add'), MEMBER_FIELDS, 'a member', ctx)
     .description('Add a member to a chamber (v2)')
     .argument('<chamber-id>', 'chamber id')
     // required, but checked by the command: on a terminal it asks for what is missing
@@ -51,8 +53,7 @@ export function registerMembersCommands(program: Command, ctx: CliContext): void
       await runMembersAdd(chamberId, opts, globalsOf(cmd), ctx);
     });
 
-  members
-    .command('import')
+  addJqOption(members.command('import'), ctx)
     .description('Add every valid row of a CSV file as a member of a chamber (v2)')
     .argument('<chamber-id>', 'chamber id')
     .argument('<file>', 'CSV file, or - to read stdin')

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import type { GlobalOptions } from '../../core/context.js';
+import type { CliContext, GlobalOptions } from '../../core/context.js';
 import { usageError } from '../../core/exit-codes.js';
+import { addJqOption } from './jq-option.js';
 
 /**
  * `--json FIELDS` on a command that prints records, as gh's AddJSONFlags gives it to every
@@ -14,10 +15,12 @@ import { usageError } from '../../core/exit-codes.js';
  * `members list ch_x --json id,email` (or `--json id,email ch_x`) selects fields. The word
  * after `--json` is noted by src/cli/program.ts before commander parses (`noteJsonWord`), beside
  * the option values rather than among them, so no command finds it in its options.
+ *
+ * Every such command also takes `--jq EXPR` (jq-option.ts).
  */
-export function addJsonFields(cmd: Command, fields: readonly string[], what: string): Command {
+export function addJsonFields(cmd: Command, fields: readonly string[], what: string, ctx: CliContext): Command {
   FIELDS_OF.set(cmd, fields);
-  return cmd
+  return addJqOption(cmd, ctx)
     .allowExcessArguments()
     // commander ends each text with a line break
     .addHelpText('after', `\nJSON fields (--json FIELDS, comma-separated): ${fields.join(', ')}`)

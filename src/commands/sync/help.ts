@@ -86,7 +86,7 @@ what it made (\`chg_…  member "Ada Lovelace" <ada@example.org> (mb_… in ch_�
      "pending": [{"id", "kind", "label", "state", "error"?, ...}]}
 
 ${COPY_DB}`,
-    examples: ['chamberctl sync status --db ~/dir.db', "chamberctl sync status --db ~/dir.db --json | jq '.pending[] | select(.state == \"rejected\")'"],
+    examples: ['chamberctl sync status --db ~/dir.db', "chamberctl sync status --db ~/dir.db --jq '.pending[] | select(.state == \"rejected\")'"],
     exitCodes: [
       [0, 'the status was printed'],
       [1, 'the database cannot be opened'],

@@ -27,6 +27,16 @@ export type ServeProfileResult =
   | { saved: true; profile: string; madeCurrent: boolean; warning?: string; tookOverFrom?: string }
   | { saved: false; profile: string; warning: string };
 
+/**
+ * The next step for a profile of `serve` that holds no working credentials: a client of its
+ * database, made with `clients add` (which prints its secret), given to serve.
+ */
+export function serveCredentialsHint(name: string, database: string): string {
+  const profile = name === LOCAL_PROFILE ? '' : ` --profile ${name}`;
+  const db = /\s/.test(database) ? `'${database}'` : database;
+  return `run \`chamberctl clients add NAME --db ${db}\`, then restart with \`chamberctl serve${profile} --db ${db} --client-id NAME\` and the secret it printed in CHAMBERCTL_CLIENT_SECRET (serve saves them in the profile)`;
+}
+
 const isLoopback = (url: string) => /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/.test(url);
 
 /**
@@ -79,10 +89,10 @@ export async function saveServeProfile(ctx: CliContext, req: ServeProfileRequest
     clientId = old.clientId;
     clientSecret = old.clientSecret;
     if (req.credentialsWork && !(await req.credentialsWork(old.clientId, old.clientSecret))) {
-      warning = `the credentials saved in profile "${name}" (client ${old.clientId}) are not a client of this database: restart serve with --client-id ID and its secret (CHAMBERCTL_CLIENT_SECRET or --client-secret-file) (registers them), or run \`chamberctl login --profile ${name}\``;
+      warning = `the credentials saved in profile "${name}" (client ${old.clientId}) are not a client of this database: ${serveCredentialsHint(name, database)}`;
     }
   } else if (clientId === undefined) {
-    warning = `profile "${name}" has no credentials for this server: restart serve with --client-id ID and its secret (CHAMBERCTL_CLIENT_SECRET or --client-secret-file), or run \`chamberctl login --profile ${name}\``;
+    warning = `profile "${name}" has no credentials for this server: ${serveCredentialsHint(name, database)}`;
   }
 
   const madeCurrent = shouldBecomeCurrent(store, name);

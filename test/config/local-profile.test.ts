@@ -97,7 +97,7 @@ describe('saveServeProfile (called by serve)', () => {
   it('says when the saved credentials are not a client of this database, and how to fix it', async () => {
     await save({ baseUrl: 'http://127.0.0.1:8080', clientId: 'first', clientSecret: 'one' });
     const r = await save({ baseUrl: 'http://127.0.0.1:8080', credentialsWork: async () => false });
-    expect(r).toMatchObject({ saved: true, warning: expect.stringMatching(/not a client of this database: restart serve with --client-id ID and its secret \(CHAMBERCTL_CLIENT_SECRET or --client-secret-file\)/) });
+    expect(r).toMatchObject({ saved: true, warning: expect.stringMatching(/not a client of this database: run `chamberctl clients add NAME --db /) });
     expect(await save({ baseUrl: 'http://127.0.0.1:8080', credentialsWork: async () => true })).not.toHaveProperty('warning');
   });
 });

@@ -1,6 +1,7 @@
 import type { CliContext, GlobalOptions } from '../../core/context.js';
 import { CliError, ExitCode } from '../../core/exit-codes.js';
 import { profileInfo, type ProfileInfo } from '../../config/profile-info.js';
+import { serveCredentialsHint } from '../../config/local-profile.js';
 import { openProfileStore } from '../../config/profile-store.js';
 import { loginHint, missingProfileHint, selectProfile } from '../../config/select.js';
 
@@ -17,7 +18,10 @@ export async function runAuthStatus(opts: GlobalOptions, ctx: CliContext): Promi
   const info = profileInfo(name, profile, true, ctx.now());
   const shown = { ...info, profile_source: source, config_file: store.path };
   ctx.stdout.write(opts.json ? `${JSON.stringify(shown)}\n` : statusText(info, source, store.path));
-  if (!info.logged_in) throw new CliError(`profile "${name}" has no credentials; ${hint}`, ExitCode.AUTH);
+  if (!info.logged_in) {
+    const next = profile.serveDb && profile.serveDb !== ':memory:' ? serveCredentialsHint(name, profile.serveDb) : hint;
+    throw new CliError(`profile "${name}" has no credentials; ${next}`, ExitCode.AUTH);
+  }
 }
 
 const SOURCES = {

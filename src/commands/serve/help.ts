@@ -65,8 +65,13 @@ over one that belongs to another database or that \`login\` made (it says so, an
 \`--profile NAME\`, or \`--overwrite-profile\` to replace it), and a \`:memory:\` server
 leaves every existing profile alone. A second server of the same database leaves the
 profile to the first while that one still answers at its address; once it is gone, the
-next server moves the profile and says from where. When serve knows no credentials for
-the database and the saved ones are not a client of it, it says so and how to fix it.
+next server moves the profile and says from where. On a new database, the client serve
+makes is saved in the profile before the database has it, so a start stopped at any
+moment (Ctrl-C in its first half-second) leaves either nothing or a profile that works;
+a start that finds such a profile with no client in the database adds that one. When
+serve knows no credentials for the database and the saved ones are not a client of it,
+it says so and names the commands that fix it (\`clients add NAME --db DB\`, then serve
+with \`--client-id NAME\`).
 
 Start and stop
 --------------

@@ -2,7 +2,7 @@ import type { CliContext } from '../../core/context.js';
 import { CliError, ExitCode } from '../../core/exit-codes.js';
 import { startBanner } from './banner.js';
 import { clientSecretOf } from './client-secret.js';
-import { pointProfileHere } from './profile.js';
+import { firstClientKeeper, logProfileSaved, pointProfileHere } from './profile.js';
 import { serverLogger, startServer, StartStopped, type RunningServer } from '../../server/start.js';
 import { SnapshotError } from '../../snapshot/format.js';
 import { resolveDb } from '../../config/paths.js';
@@ -61,6 +61,7 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
   };
   const off = ctx.onSignal((signal) => onSignal(signal));
 
+  const keeper = firstClientKeeper(ctx, { name: globals.profile, host: opts.host, overwrite: opts.overwriteProfile });
   let server: RunningServer;
   try {
     server = await startServer({
@@ -80,6 +81,7 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
       logging,
       logger: log,
       signal: startStop.signal,
+      firstClientKeeper: keeper,
     });
   } catch (e) {
     off();
@@ -134,7 +136,8 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
   // Point this server's profile (`local` unless --profile) at it, so the next command just
   // works. Not awaited: Ctrl-C is handled from the moment the server listens.
   const known = generated ?? (opts.clientId ? { clientId: opts.clientId, clientSecret } : {});
-  profileSaved = pointProfileHere(ctx, server, log, { name: globals.profile, host: opts.host, overwrite: opts.overwriteProfile, ...known });
+  if (generated && keeper.saved) logProfileSaved(keeper.saved, log); // saved with the new client, before the database had it
+  else profileSaved = pointProfileHere(ctx, server, log, { name: globals.profile, host: opts.host, overwrite: opts.overwriteProfile, ...known });
 
   await stopped;
   // Stopped: exit 0 now even if a socket to a database that went silent is still open (its

@@ -14,11 +14,11 @@ export const KEY = { enter: '\r', down: '\u001b[B', up: '\u001b[A' };
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Runs `chamberctl args` on a terminal, typing each step's text once its prompt shows. */
-export async function runOnPty(args: string[], opts: { configDir: string; steps: PtyStep[]; timeoutMs?: number; columns?: number }) {
+export async function runOnPty(args: string[], opts: { configDir: string; steps: PtyStep[]; timeoutMs?: number; columns?: number; env?: Record<string, string> }) {
   // sized as a person's terminal is: a pty nobody sized says 0 columns and 0 rows
   const command = `stty cols ${opts.columns ?? 100} rows 40 2>/dev/null; exec ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
   const proc = execa('script', ['-qfec', command, '/dev/null'], {
-    env: { ...cleanEnv(), CHAMBERCTL_CONFIG_DIR: opts.configDir, TERM: 'xterm', COLUMNS: String(opts.columns ?? 100), LINES: '40' },
+    env: { ...cleanEnv(), ...opts.env, CHAMBERCTL_CONFIG_DIR: opts.configDir, TERM: 'xterm', COLUMNS: String(opts.columns ?? 100), LINES: '40' },
     extendEnv: false,
     reject: false,
     stdin: 'pipe',

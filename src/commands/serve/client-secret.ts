@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { configDir } from '../../config/paths.js';
 import type { CliContext } from '../../core/context.js';
 import { usageError } from '../../core/exit-codes.js';
 
@@ -30,4 +32,18 @@ export async function clientSecretOf(
     throw usageError('--client-id needs its secret: CHAMBERCTL_CLIENT_SECRET, --client-secret-file FILE, or --client-secret');
   }
   return secret;
+}
+
+/**
+ * Off a terminal, serve's stdout is a server's log (journald, a container's log), which must
+ * never hold a secret: a new client's secret goes to a file only this user can read (0600,
+ * in the config directory, beside the profiles), whose path the banner prints. Its first line
+ * is the secret, as `serve --client-id ID --client-secret-file FILE` reads it on other instances.
+ */
+export async function writeNewClientSecret(client: { clientId: string; clientSecret: string }, env: CliContext['env']): Promise<string> {
+  const { dir } = configDir(env);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, `${client.clientId}.secret`);
+  await writeFile(file, `${client.clientSecret}\n`, { mode: 0o600, flag: 'wx' });
+  return file;
 }

@@ -57,7 +57,10 @@ The profile
 -----------
 
 serve prints its base URLs on stdout (\`--json\`: one object,
-\`{base_url, v1, v2, docs, database[, client_id, client_secret]}\`), then saves them, and
+\`{base_url, v1, v2, docs, database[, client_id, client_secret]}\`), and a new client's
+secret only to a terminal: off one (a server's log) it writes the secret to a file of mode
+0600 in the config directory and prints its path (\`client secret file:\`, \`--json\`:
+\`client_secret_file\`). Then it saves them, and
 the credentials when it knows them, in its profile: \`local\` unless \`--profile NAME\`,
 which becomes the current profile if you have none, so the next \`chamberctl chambers
 list\` just works. A profile belongs to the server of one database: serve never takes

@@ -1,7 +1,7 @@
 import type { CliContext } from '../../core/context.js';
 import { CliError, ExitCode } from '../../core/exit-codes.js';
 import { startBanner } from './banner.js';
-import { clientSecretOf } from './client-secret.js';
+import { clientSecretOf, writeNewClientSecret } from './client-secret.js';
 import { firstClientKeeper, logProfileSaved, pointProfileHere } from './profile.js';
 import { serverLogger, startServer, StartStopped, type RunningServer } from '../../server/start.js';
 import { SnapshotError } from '../../snapshot/format.js';
@@ -126,7 +126,15 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
 
   const base = server.baseUrl;
   const generated = server.generatedClient;
-  ctx.stdout.write(startBanner(server, globals.json === true));
+  let secretFile: string | undefined;
+  if (generated && ctx.stdout.isTTY !== true) {
+    try {
+      secretFile = await writeNewClientSecret(generated, ctx.env);
+    } catch (e) {
+      log.warn('could not write the new client\'s secret to a file (%s): it is shown nowhere; `chamberctl clients rotate %s --db %s` gives it a new one', (e as Error).message, generated.clientId, server.store.location);
+    }
+  }
+  ctx.stdout.write(startBanner(server, globals.json === true, generated && ctx.stdout.isTTY !== true ? { shown: false, file: secretFile } : { shown: true }));
   // the line Fastify's listen() would log; serve's port is bound before the app (bound-address.ts)
   log.info('Server listening at %s', base);
   if (server.seeded) {

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { localOperator } from '../core/operator.js';
@@ -146,7 +147,10 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   }
   const store = db.store;
   let app: FastifyInstance | undefined;
+  let releaseLease: (() => Promise<void>) | undefined;
   try {
+    // `snapshot import --replace` refuses while this is held (storage/serve-lease.ts)
+    releaseLease = await db.serveLeases().hold({ pid: process.pid, host: hostname(), url: baseUrl });
     stopped();
     let seeded: RunningServer['seeded'];
     if (opts.seed === 'demo' && (await store.isUnused())) {
@@ -224,6 +228,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         await closed;
       }
       await running.close();
+      await settlesWithin(releaseLease!(), STORE_CLOSE_BOUND_MS);
       if (!(await settlesWithin(store.close(), STORE_CLOSE_BOUND_MS))) {
         running.log.warn('the database connections did not close within %d s; left to the process exit', STORE_CLOSE_BOUND_MS / 1000);
       }
@@ -243,6 +248,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   } catch (err) {
     await bound.close();
     await app?.close();
+    await releaseLease?.();
     await store.close();
     throw err;
   }

@@ -9,6 +9,7 @@ import { openStorage } from './sqlite/open-storage.js';
 import { SqliteSnapshotIo } from './sqlite/snapshot-io.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import { SyncCopy } from './sqlite/sync-copy.js';
+import { pgLeases, sqliteLeases, type ServeLeases } from './serve-lease.js';
 import { StartError } from './start-error.js';
 import type { DirectoryStore } from './store.js';
 import { reportingUnavailable, unavailableReason } from './unavailable.js';
@@ -47,6 +48,8 @@ export interface Database {
   snapshot(): SnapshotBackend;
   /** The offline copy of `sync`, on the same connection. */
   copy(): CopyStore;
+  /** The `serve` processes that have it open (serve-lease.ts). */
+  serveLeases(): ServeLeases;
   /** SQLite only: the store as itself, for a long-running server's timed checkpoints. */
   readonly sqlite?: SqliteStore;
   close(): Promise<void>;
@@ -89,6 +92,7 @@ export async function openDatabase(path: string, rules: DatabaseRules = {}, opts
       store,
       snapshot: () => new PgSnapshotIo(pg.pool, pg.location),
       copy: () => new PgSyncCopy(store),
+      serveLeases: () => pgLeases(pg.pool),
       close: () => store.close(),
     };
   }
@@ -101,6 +105,7 @@ export async function openDatabase(path: string, rules: DatabaseRules = {}, opts
     store,
     snapshot: () => new SqliteSnapshotIo(storage, path),
     copy: () => new SyncCopy(storage),
+    serveLeases: () => sqliteLeases(path),
     sqlite,
     close: () => store.close(),
   };

@@ -22,9 +22,10 @@ export function registerSnapshotCommands(program: Command, ctx: CliContext): voi
     .description('Load a snapshot file into a local database, all or nothing')
     .argument('<file>', 'snapshot file, or - to read stdin')
     .option('--db <path>', DB_HELP)
-    .option('--replace', 'empty the directory (chambers, members, events, local changes) first; API clients stay')
-    .option('--yes', 'with --replace: discard local changes not pushed yet without asking')
-    .action(async (file: string, opts: { db?: string; replace?: boolean; yes?: boolean }, cmd: Command) => {
+    .option('--replace', 'empty the directory (chambers, members, events, local changes) first; API clients and the audit trail stay')
+    .option('--yes', 'with --replace: replace without asking (required off a terminal when the database holds anything)')
+    .option('--no-backup', 'with --replace: do not write what the database held to a snapshot beside it first')
+    .action(async (file: string, opts: { db?: string; replace?: boolean; yes?: boolean; backup?: boolean }, cmd: Command) => {
       const { runSnapshotImport } = await import('./snapshot.js');
       await runSnapshotImport(file, opts, ctx, cmd.optsWithGlobals<{ json?: boolean }>());
     });

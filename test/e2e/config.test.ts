@@ -87,7 +87,7 @@ describe('chamberctl config', () => {
     const r = await cli.run(['config', 'set', 'base-url', `${server.baseUrl}/`, '--json']);
     expect(JSON.parse(r.stdout)).toEqual({ profile: 'default', key: 'base-url', value: server.baseUrl });
     expect(await configFile()).toContain('accessToken'); // same URL: nothing changed
-    const moved = await cli.run(['config', 'set', 'base-url', 'http://127.0.0.1:1']);
+    const moved = await cli.run(['config', 'set', 'base-url', 'http://127.0.0.1:1', '--yes']);
     expect(moved.stderr).toContain('cached tokens of the old server removed');
     expect(await configFile()).not.toContain('accessToken');
     expect(await configFile()).toContain(server.clientSecret);

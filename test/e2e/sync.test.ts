@@ -284,7 +284,7 @@ describe('local changes and sync push', () => {
     expect((await walk(remote.baseUrl, s.v2, '/v2/chambers')).map((c) => c.name)).toContain('Survivor HQ');
 
     // discard drops the change and the record it made
-    const d = await cli(['sync', 'discard', pending[0].id, '--db', db]);
+    const d = await cli(['sync', 'discard', pending[0].id, '--db', db, '--yes']);
     expect(d.exitCode, d.stderr).toBe(0);
     expect((await status(db)).pending).toEqual([]);
     expect((await cli(['sync', 'discard', pending[0].id, '--db', db])).exitCode).toBe(4);
@@ -339,8 +339,11 @@ describe('local changes and sync push', () => {
     expect((await status(db)).pending).toContainEqual(expect.objectContaining({ record_id: extra.id, label: 'member "Extra Person" <extra@example.org>' }));
     const dry = await cli(['sync', 'push', '--db', db, '--dry-run']);
     expect(dry.stderr).toContain(`would send member "Extra Person" <extra@example.org> ${extra.id as string}`);
-    // by the record's id; no terminal, so no question
-    const d = await cli(['sync', 'discard', extra.id as string, '--db', db]);
+    // by the record's id; no terminal: --yes is needed (issue 43), and without it nothing is discarded
+    const refused = await cli(['sync', 'discard', extra.id as string, '--db', db]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/^error: sync discard deletes the local member "Extra Person" .* for good: pass --yes to do it without a terminal to confirm on\n$/);
+    const d = await cli(['sync', 'discard', extra.id as string, '--db', db, '--yes']);
     expect(d.exitCode, d.stderr).toBe(0);
     expect(d.stdout).toMatch(new RegExp(`^Discarded chg_\\w+: the local member "Extra Person" <extra@example\\.org> \\(${extra.id as string}\\) is gone\n$`));
     expect((await status(db)).pending.map((c: { record_id: string }) => c.record_id)).not.toContain(extra.id);

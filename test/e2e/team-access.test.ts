@@ -175,7 +175,7 @@ describe(`chamberctl clients and audit (${TEST_BACKEND})`, () => {
     expect(until).toBeLessThanOrEqual(Date.now() + 15 * 60_000);
     remember(rotated.client_secret, r);
 
-    const now = await ok('clients', 'rotate', 'ci', '--db', db, '--json');
+    const now = await ok('clients', 'rotate', 'ci', '--yes', '--db', db, '--json');
     expect(JSON.parse(now.stdout)).toMatchObject({ client_id: 'ci', old_secret_valid_until: null });
     remember(JSON.parse(now.stdout).client_secret, now);
 

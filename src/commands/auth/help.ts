@@ -48,13 +48,16 @@ shell history. A base URL given with the version (\`http://127.0.0.1:8080/v2\`, 
 
   logout: {
     description: `The profile keeps its base URL and client id, so a later \`chamberctl login\` asks only
-for the secret. A profile without credentials is left as it is (exit 0).
+for the secret. A profile without credentials is left as it is (exit 0). The secret cannot be
+shown again, so on a terminal logout asks first, and off one it needs \`--yes\`
+(\`chamberctl help destructive\`).
 `,
-    examples: ['chamberctl logout', 'chamberctl logout --profile staging', 'chamberctl logout --json    # {"profile": "default", "logged_out": true}'],
+    examples: ['chamberctl logout', 'chamberctl logout --profile staging --yes', 'chamberctl logout --json    # {"profile": "default", "logged_out": true}'],
     exitCodes: [
       [0, 'done, also when there was nothing to remove'],
-      [1, CONFIG_UNREADABLE],
-      [2, 'a bad `--profile`'],
+      [1, `${CONFIG_UNREADABLE}; no to the question`],
+      [2, 'a bad `--profile`; no terminal and no `--yes`'],
+      [130, 'interrupted by Ctrl-C at the question'],
     ],
     seeAlso: ['login', 'profiles remove'],
   },
@@ -175,13 +178,15 @@ the current profile.
 
   'profiles remove': {
     description: `Removes the whole profile from the config file: its URL, client id, secret, settings and
-cached tokens (\`chamberctl logout\` removes only the secret and the tokens).
+cached tokens (\`chamberctl logout\` removes only the secret and the tokens). On a terminal it
+asks first; off one it needs \`--yes\` (\`chamberctl help destructive\`).
 `,
-    examples: ['chamberctl profiles remove staging'],
+    examples: ['chamberctl profiles remove staging', 'chamberctl profiles remove staging --yes   # in a script'],
     exitCodes: [
       [0, 'the profile was removed'],
-      [1, CONFIG_UNREADABLE],
-      [2, 'there is no profile NAME, or NAME is missing'],
+      [1, `${CONFIG_UNREADABLE}; no to the question`],
+      [2, 'there is no profile NAME, or NAME is missing; no terminal and no `--yes`'],
+      [130, 'interrupted by Ctrl-C at the question'],
     ],
     seeAlso: ['logout', 'profiles list'],
   },
@@ -250,8 +255,8 @@ Changing \`base-url\` removes the tokens cached for the old server; the credenti
     examples: ['chamberctl config set api-version auto', 'chamberctl config set output csv', 'chamberctl config set base-url http://127.0.0.1:9090'],
     exitCodes: [
       [0, 'the setting was saved'],
-      [1, CONFIG_UNREADABLE],
-      [2, 'an unknown setting, a value outside its set, a setting that only `login` sets, a bad base URL or `--profile`'],
+      [1, `${CONFIG_UNREADABLE}; no to the question of base-url`],
+      [2, 'an unknown setting, a value outside its set, a setting that only `login` sets, a bad base URL or `--profile`; base-url of a profile with cached tokens, with no terminal and no `--yes`'],
       [3, 'the profile does not exist'],
     ],
     seeAlso: ['config list', 'help api-versions'],

@@ -29,9 +29,10 @@ function registerLogin(program: Command, ctx: CliContext): void {
   program
     .command('logout')
     .description("Remove the profile's client secret and cached tokens")
-    .action(async (_opts, cmd: Command) => {
+    .option('--yes', 'do not ask first (required without a terminal when the profile holds a secret)')
+    .action(async (opts: { yes?: boolean }, cmd: Command) => {
       const { runLogout } = await import('./logout.js');
-      await runLogout(globals(cmd), ctx);
+      await runLogout({ ...globals(cmd), yes: opts.yes }, ctx);
     });
 }
 
@@ -80,9 +81,10 @@ function registerProfiles(program: Command, ctx: CliContext): void {
     .command('remove')
     .argument('<name>', 'profile name')
     .description('Delete profile NAME with its secret and cached tokens')
-    .action(async (name: string, _opts, cmd: Command) => {
+    .option('--yes', 'do not ask first (required without a terminal)')
+    .action(async (name: string, opts: { yes?: boolean }, cmd: Command) => {
       const { runProfilesRemove } = await import('./profiles.js');
-      await runProfilesRemove(name, globals(cmd), ctx);
+      await runProfilesRemove(name, { ...globals(cmd), yes: opts.yes }, ctx);
     });
 }
 
@@ -111,8 +113,9 @@ function registerConfig(program: Command, ctx: CliContext): void {
     .argument('<key>', CONFIG_KEYS.filter((k) => k.settable).map((k) => k.key).join(', '))
     .argument('<value>', 'the new value')
     .description('Change one setting of the profile; the credentials stay')
-    .action(async (key: string, value: string, _opts, cmd: Command) => {
+    .option('--yes', 'base-url: do not ask before removing cached tokens (required without a terminal)')
+    .action(async (key: string, value: string, opts: { yes?: boolean }, cmd: Command) => {
       const { runConfigSet } = await import('./config.js');
-      await runConfigSet(key, value, globals(cmd), ctx);
+      await runConfigSet(key, value, { ...globals(cmd), yes: opts.yes }, ctx);
     });
 }

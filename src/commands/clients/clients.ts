@@ -93,6 +93,17 @@ export async function runClientsRotate(rawId: string, opts: ClientsOptions, glob
   const id = parseClientId(rawId);
   const graceMs = parseGrace(opts.grace);
   const path = teamDbPath(opts.db, ctx.env);
+  // without a grace the old secret stops at once: whoever holds it is locked out (help destructive);
+  // an unknown client is exit 4 and a revoked one exit 5 before any question
+  if (!graceMs && (await withTeamStore(path, (store) => revocationTarget(store, id))).revoked_at === null) {
+    const { confirmDestructive } = await import('../shared/ask.js');
+    await confirmDestructive(ctx, {
+      yes: opts.yes,
+      question: `Rotate the secret of ${JSON.stringify(id)} with no grace? The old secret and its tokens stop working at once (--grace 15m keeps them for a while).`,
+      offTerminal: `rotating ${JSON.stringify(id)} without --grace stops its old secret at once`,
+      declined: `${JSON.stringify(id)} was not rotated`,
+    });
+  }
   const output = await createOutput(globals, ctx);
   const rotated = await withTeamStore(path, (store) => rotateClient(store, id, graceMs, ctx.now(), operatorOf(ctx)));
   await printObject(output, { ...rotated });

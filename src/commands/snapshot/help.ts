@@ -27,7 +27,9 @@ ${SNAPSHOT_DB}`,
     description: `Writes FILE (created with mode 0600, written to a temporary file beside it and renamed
 when complete), or stdout when FILE is absent or \`-\`. It reads one consistent view,
 even while a server writes, in chunks: memory stays flat however large the directory.
-A one-line summary goes to stderr. Exporting never creates a database.
+A one-line summary goes to stderr. Exporting never creates a database. A FILE that exists
+is replaced only after a question on a terminal, or with \`--yes\` off one
+(\`chamberctl help destructive\`).
 
 ${SNAPSHOT_DB}`,
     examples: [
@@ -37,9 +39,10 @@ ${SNAPSHOT_DB}`,
     ],
     exitCodes: [
       [0, 'the snapshot was written'],
-      [1, 'the file or the database cannot be read or written'],
-      [2, 'a usage error: a `--db` URL of another scheme'],
+      [1, 'the file or the database cannot be read or written; no to the question'],
+      [2, 'a usage error: a `--db` URL of another scheme; FILE exists, with no terminal and no `--yes`'],
       [4, 'the `--db` file does not exist (`error: no database at PATH`; nothing is created)'],
+      [130, 'interrupted by Ctrl-C at the question'],
     ],
     seeAlso: ['snapshot import'],
   },

@@ -13,7 +13,8 @@ export function registerSnapshotCommands(program: Command, ctx: CliContext): voi
     .description('Write chambers, members and events of a local database as a snapshot file')
     .argument('[file]', 'file to write (mode 0600); stdout when absent or -')
     .option('--db <path>', DB_HELP)
-    .action(async (file: string | undefined, opts: { db?: string }) => {
+    .option('--yes', 'replace FILE when it exists without asking (required without a terminal)')
+    .action(async (file: string | undefined, opts: { db?: string; yes?: boolean }) => {
       const { runSnapshotExport } = await import('./snapshot.js');
       await runSnapshotExport(file, opts, ctx);
     });

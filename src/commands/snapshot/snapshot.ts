@@ -17,7 +17,16 @@ const SNAPSHOT_OPEN = { cacheMiB: 64, bulk: true };
 
 const summary = (c: SnapshotCounts) => `${c.chambers} chambers, ${c.members} members, ${c.events} events`;
 
-export async function runSnapshotExport(file: string | undefined, opts: { db?: string }, ctx: CliContext): Promise<void> {
+export async function runSnapshotExport(file: string | undefined, opts: { db?: string; yes?: boolean }, ctx: CliContext): Promise<void> {
+  if (file !== undefined && file !== '-' && existsSync(file)) {
+    const { confirmDestructive } = await import('../shared/ask.js');
+    await confirmDestructive(ctx, {
+      yes: opts.yes,
+      question: `${file} exists. Replace it with the snapshot?`,
+      offTerminal: `${file} exists and the snapshot would replace it`,
+      declined: `${file} was left as it was`,
+    });
+  }
   // Exporting must not create an empty database where there was none.
   await withDatabase(resolveDb(opts.db, ctx.env), { mustExist: true }, SNAPSHOT_OPEN, async (db) => {
     if (file === undefined || file === '-') {
@@ -25,8 +34,9 @@ export async function runSnapshotExport(file: string | undefined, opts: { db?: s
       const counts = await exportSnapshotTo(db.snapshot(), out);
       if (!out.closed) ctx.stderr.write(`exported ${summary(counts)} from ${db.location}\n`); // else the reader stopped early, quietly
     } else {
+      const replaced = existsSync(file);
       const counts = await exportSnapshotToFile(db.snapshot(), file).catch(ioError(file, 'write'));
-      ctx.stderr.write(`exported ${summary(counts)} from ${db.location} to ${file}\n`);
+      ctx.stderr.write(`exported ${summary(counts)} from ${db.location} to ${file}${replaced ? ' (replacing the file that was there)' : ''}\n`);
     }
   });
 }

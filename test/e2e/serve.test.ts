@@ -28,6 +28,7 @@ describe('chamberctl serve', () => {
     const out = s.output().stdout;
     expect(out).toContain(`v1: ${s.baseUrl}/v1`);
     expect(out).toContain(`v2: ${s.baseUrl}/v2`);
+    expect(out).toContain(`  database: SQLite file ${db}\n`); // the backend in words (issue 43)
     const id = /client id:\s+(\S+)/.exec(out)![1]!;
     // stdout is not a terminal (a server's log): the secret is in a 0600 file it names (issue 43)
     const file = /client secret file:\s+(\S+)/.exec(out)![1]!;

@@ -120,6 +120,7 @@ describe('snapshot import --replace on PostgreSQL', () => {
 
   it('is refused while an instance serves the database, and backs up into the data directory once none does', async () => {
     const s = await startServeProcess(['--port', '0', '--db', pgdb.url, '--quiet', ...CLIENT], env());
+    expect(s.output().stdout).toContain(`  database: PostgreSQL database ${pgdb.name} on ${new URL(pgdb.url).hostname}:${new URL(pgdb.url).port || '5432'}`);
     const snap = join(dir, 'pg.snapshot');
     expect((await cli(['snapshot', 'export', snap, '--db', pgdb.url])).exitCode).toBe(0);
     const r = await cli(['snapshot', 'import', snap, '--db', pgdb.url, '--replace', '--yes']);

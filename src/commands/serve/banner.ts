@@ -1,4 +1,20 @@
+import { resolve } from 'node:path';
 import type { RunningServer } from '../../server/start.js';
+
+/** The database in words, so a typo cannot pass for another backend: `SQLite file /abs/dir.db`, `PostgreSQL database dir on host:5432`. */
+export function databaseInWords(store: Pick<RunningServer['store'], 'backend' | 'location'>): string {
+  if (store.backend === 'postgres') {
+    try {
+      const url = new URL(store.location);
+      const name = decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username) || 'postgres';
+      return `PostgreSQL database ${name} on ${url.hostname || 'localhost'}:${url.port || '5432'}${url.username ? ` as ${decodeURIComponent(url.username)}` : ''}`;
+    } catch {
+      return `PostgreSQL database ${store.location}`;
+    }
+  }
+  if (store.location === ':memory:') return 'SQLite in memory (:memory:, gone when serve stops)';
+  return `SQLite file ${resolve(store.location)}`;
+}
 
 /**
  * What serve prints on stdout once it serves: its URLs and database, and a new client's id and
@@ -24,7 +40,7 @@ export function startBanner(server: Pick<RunningServer, 'baseUrl' | 'generatedCl
     })}\n`;
   }
   return (
-    `Chamber Directory Service listening on ${base}\n  v1: ${base}/v1\n  v2: ${base}/v2\n  API reference: ${base}/docs\n  database: ${server.store.location}\n` +
+    `Chamber Directory Service listening on ${base}\n  v1: ${base}/v1\n  v2: ${base}/v2\n  API reference: ${base}/docs\n  database: ${databaseInWords(server.store)}\n` +
     (generated && secretFile
       ? `A new API client was created; its secret is in a file only you can read (stdout is not a terminal):\n` +
         `  client id:          ${generated.clientId}\n  client secret file: ${secretFile}\n`

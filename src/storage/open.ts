@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { CliError, ExitCode, usageError } from '../core/exit-codes.js';
 import type { CopyStore } from './copy-store.js';
 import { isPostgresUrl, PgStorage, redactUrl } from './postgres/pg-storage.js';
+import { missingPasswordReason } from './postgres/no-password.js';
 import { PgSnapshotIo } from './postgres/snapshot-io.js';
 import { PgSyncCopy } from './postgres/sync-copy.js';
 import type { SnapshotBackend } from './snapshot-backend.js';
@@ -83,7 +84,7 @@ export async function openDatabase(path: string, rules: DatabaseRules = {}, opts
     try {
       pg = await PgStorage.open(path, { poolSize: opts.poolSize, bulk: opts.bulk });
     } catch (err) {
-      throw new StartError(`cannot open the database ${redactUrl(path)}: ${pgReason(err)}`);
+      throw new StartError(`cannot open the database ${redactUrl(path)}: ${missingPasswordReason(path, err) ?? pgReason(err)}`);
     }
     const store = reportingUnavailable(pg);
     return {

@@ -166,6 +166,18 @@ describe('the PostgreSQL password without the command line', () => {
       expect(fromFile.stderr).toBe(`error: cannot open the database ${url}: authentication failed\n`); // no deprecation warning either
       expect(pg.passwords.at(-1)).toBe('FilePassword-456');
       for (const r of [fromEnv, fromFile]) expect(`${r.stdout}${r.stderr}`).not.toMatch(/Password-/);
+
+      // none anywhere: what psql says, and where to put one (issue 43)
+      const none = await cli(['clients', 'list', '--db', url], { PGPASSFILE: join(dir, 'no-such-pgpass') });
+      expect(none.exitCode).toBe(1);
+      expect(none.stderr).toBe(
+        `error: cannot open the database ${url}: no password was given for user "app": set PGPASSWORD, add the line 127.0.0.1:${pg.port}:dir:app:PASSWORD to ${join(dir, 'no-such-pgpass')} (mode 0600), or put it in the URL\n`,
+      );
+      // a password file others can read is ignored, as libpq does: named as the reason
+      await chmod(file, 0o644);
+      const open = await cli(['clients', 'list', '--db', url], { PGPASSFILE: file });
+      expect(open.exitCode).toBe(1);
+      expect(open.stderr).toMatch(new RegExp(`: no password was given for user "app": .*; ${file} was ignored: its mode is 0644, and libpq reads it only when no one else can \\(chmod 600 ${file}\\)\n$`));
     } finally {
       await pg.close();
     }

@@ -58,7 +58,7 @@ export async function runAudit(opts: AuditOptions, globals: GlobalOptions, ctx: 
   const target = opts.target === undefined ? undefined : opts.target.trim();
   if (target === '') throw usageError('--target needs an id: a client id, or a chamber or member id');
   const actions = opts.action === undefined ? undefined : parseActionPattern(opts.action);
-  const path = teamDbPath(opts.db, ctx.env);
+  const path = teamDbPath(opts.db, ctx.env, globals.profile);
   const output = await createOutput(globals, ctx);
   const records = await withTeamStore(path, (store) =>
     listAudit(store, { limit, ...(since ? { since } : {}), ...(clientId !== undefined ? { clientId } : {}), ...(target !== undefined ? { target } : {}), ...(actions ? { actions } : {}) }),

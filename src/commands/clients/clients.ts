@@ -71,7 +71,7 @@ const operatorOf = (ctx: CliContext): string => ctx.operator ?? localOperator();
 export async function runClientsAdd(rawId: string, opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
   checkSecretFields(globals);
   const id = parseClientId(rawId);
-  const path = teamDbPath(opts.db, ctx.env);
+  const path = teamDbPath(opts.db, ctx.env, globals.profile);
   const output = await createOutput(globals, ctx);
   const client = await withTeamStore(path, (store) => addClient(store, id, opts.scope ?? 'write', ctx.now(), operatorOf(ctx)));
   await printObject(output, { ...client });
@@ -79,7 +79,7 @@ export async function runClientsAdd(rawId: string, opts: ClientsOptions, globals
 }
 
 export async function runClientsList(opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
-  const path = teamDbPath(opts.db, ctx.env);
+  const path = teamDbPath(opts.db, ctx.env, globals.profile);
   const output = await createOutput(globals, ctx);
   const clients = await withTeamStore(path, (store) => listClients(store, ctx.now()));
   const writer = new ListWriter(clientView, output);
@@ -92,7 +92,7 @@ export async function runClientsRotate(rawId: string, opts: ClientsOptions, glob
   checkSecretFields(globals);
   const id = parseClientId(rawId);
   const graceMs = parseGrace(opts.grace);
-  const path = teamDbPath(opts.db, ctx.env);
+  const path = teamDbPath(opts.db, ctx.env, globals.profile);
   // without a grace the old secret stops at once: whoever holds it is locked out (help destructive);
   // an unknown client is exit 4 and a revoked one exit 5 before any question
   if (!graceMs && (await withTeamStore(path, (store) => revocationTarget(store, id))).revoked_at === null) {
@@ -116,7 +116,7 @@ export async function runClientsEdit(rawId: string, opts: ClientsOptions, global
   // commander makes --scope mandatory and checks its choices; this is for a caller that did not
   if (opts.scope !== 'read' && opts.scope !== 'write') throw usageError('--scope must be one of: read, write');
   const scope = opts.scope;
-  const path = teamDbPath(opts.db, ctx.env);
+  const path = teamDbPath(opts.db, ctx.env, globals.profile);
   const output = await createOutput(globals, ctx);
   const { already, ...edited } = await withTeamStore(path, (store) => editClientScope(store, id, scope, ctx.now(), operatorOf(ctx)));
   await printObject(output, edited);
@@ -140,7 +140,7 @@ export async function runClientsRevoke(rawId: string, opts: ClientsOptions, glob
   if (ask && !canPrompt(ctx)) {
     throw usageError(`revoking ${JSON.stringify(id)} is permanent: pass --yes to revoke it without a terminal to confirm on`);
   }
-  const path = teamDbPath(opts.db, ctx.env);
+  const path = teamDbPath(opts.db, ctx.env, globals.profile);
   const output = await createOutput(globals, ctx);
   // an unknown client is exit 4 before any question; a client revoked before needs none
   if (ask && (await withTeamStore(path, (store) => revocationTarget(store, id))).revoked_at === null) {

@@ -91,17 +91,21 @@ of one command are used for that command only, and not saved.
   },
 
   'auth status': {
-    description: `Reads the config file only, and sends no request. It never shows the secret or a
-token: for each API version, whether a token is cached, until when, and the scope the
+    description: `Shows the profile from the config file and, as \`gh auth status\` does, asks its server
+whether it accepts the saved credentials now (one token request; the token is not kept):
+a client revoked or rotated since is exit 3, however valid its cached token looks.
+\`--offline\` reads the config file only and sends no request. It never shows the secret
+or a token: for each API version, whether a token is cached, until when, and the scope the
 server gave it (\`--json\`: \`tokens.v1\` and \`tokens.v2\` hold
-\`{expires_at, valid, scope}\` or null; \`scope\` only when the server named one).
+\`{expires_at, valid, scope}\` or null; \`scope\` only when the server named one;
+\`server\`: \`{accepted, scope}\` or \`{accepted: false, said}\`, absent with \`--offline\`).
 `,
-    examples: ['chamberctl auth status', 'chamberctl auth status --profile staging --json'],
+    examples: ['chamberctl auth status', 'chamberctl auth status --profile staging --json', 'chamberctl auth status --offline    # no request'],
     exitCodes: [
-      [0, 'the profile has credentials'],
-      [1, CONFIG_UNREADABLE],
+      [0, 'the profile has credentials, and its server accepts them (with --offline: not asked)'],
+      [1, `${CONFIG_UNREADABLE}; the server could not be asked (unreachable, an error)`],
       [2, 'a bad `--profile`'],
-      [3, 'the profile does not exist, or holds no credentials (`chamberctl login`)'],
+      [3, 'the profile does not exist, or holds no credentials (`chamberctl login`); the server refused them'],
     ],
     seeAlso: ['auth token', 'login'],
   },

@@ -43,10 +43,11 @@ function registerAuth(program: Command, ctx: CliContext): void {
     .description('Show the login state or print an access token');
   auth
     .command('status')
-    .description('Show the profile in use: base URL, client id, api-version, cached tokens (never secrets)')
-    .action(async (_opts, cmd: Command) => {
+    .description('Show the profile in use (base URL, client id, api-version, cached tokens; never secrets) and whether its server accepts its credentials')
+    .option('--offline', 'the config file alone: do not ask the server')
+    .action(async (opts: { offline?: boolean }, cmd: Command) => {
       const { runAuthStatus } = await import('./status.js');
-      await runAuthStatus(globals(cmd), ctx);
+      await runAuthStatus({ ...globals(cmd), offline: opts.offline }, ctx);
     });
   auth
     .command('token')

@@ -1,5 +1,6 @@
 import type { CliContext } from '../core/context.js';
 import { normaliseBaseUrl } from './base-url.js';
+import { DEFAULT_PROFILE } from './profile.js';
 import type { Profile } from './profile.js';
 import { openProfileStore } from './profile-store.js';
 import { shouldBecomeCurrent } from './select.js';
@@ -24,7 +25,7 @@ export interface ServeProfileRequest {
 }
 
 export type ServeProfileResult =
-  | { saved: true; profile: string; madeCurrent: boolean; warning?: string; tookOverFrom?: string }
+  | { saved: true; profile: string; madeCurrent: boolean; alreadyCurrent?: boolean; warning?: string; tookOverFrom?: string }
   | { saved: false; profile: string; warning: string };
 
 /**
@@ -107,5 +108,6 @@ export async function saveServeProfile(ctx: CliContext, req: ServeProfileRequest
   };
   await store.set(name, profile);
   if (madeCurrent) await store.setCurrent(name);
-  return { saved: true, profile: name, madeCurrent, ...(warning ? { warning } : {}), ...(moved ? { tookOverFrom: old.baseUrl } : {}) };
+  const alreadyCurrent = !madeCurrent && (store.current() ?? DEFAULT_PROFILE) === name;
+  return { saved: true, profile: name, madeCurrent, ...(alreadyCurrent && { alreadyCurrent }), ...(warning ? { warning } : {}), ...(moved ? { tookOverFrom: old.baseUrl } : {}) };
 }

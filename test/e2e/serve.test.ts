@@ -57,6 +57,9 @@ describe('chamberctl serve', () => {
     const r = await again.stop('SIGINT');
     expect(r.exitCode).toBe(0);
     expect(logMessages(r.stderr).filter((l) => /^[A-Z]+ \//.test(l))).toEqual([]); // --quiet
+    // local is the current profile already: no advice to use it with --profile (issue 43)
+    expect(logMessages(r.stderr)).toContainEqual(expect.stringMatching(/^profile "local" points here.* \(the current profile\)$/));
+    expect(r.stderr).not.toContain('use it with --profile local');
   });
 
   it("prints a new client's secret only to a terminal; off one, --json names the 0600 file instead (issue 43)", async () => {

@@ -44,7 +44,8 @@ export async function pointProfileHere(
 export function logProfileSaved(saved: ServeProfileResult, log: Pick<Logger, 'info' | 'warn'>): void {
   if (saved.saved) {
     const moved = saved.tookOverFrom ? ` (it pointed at ${saved.tookOverFrom}, which no longer answers)` : '';
-    log.info(`profile "${saved.profile}" points here${moved}${saved.madeCurrent ? ' and is now the current profile' : ` (use it with --profile ${saved.profile})`}`);
+    const use = saved.madeCurrent ? ' and is now the current profile' : saved.alreadyCurrent ? ' (the current profile)' : ` (use it with --profile ${saved.profile})`;
+    log.info(`profile "${saved.profile}" points here${moved}${use}`);
   }
   if (saved.warning) log.warn(saved.warning);
 }

@@ -1,4 +1,5 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { usageError } from '../../core/exit-codes.js';
 import type { CliContext } from '../../core/context.js';
 import { dbHelp } from '../shared/help-text.js';
 
@@ -14,7 +15,12 @@ export function registerSnapshotCommands(program: Command, ctx: CliContext): voi
     .argument('[file]', 'file to write (mode 0600); stdout when absent or -')
     .option('--db <path>', DB_HELP)
     .option('--yes', 'replace FILE when it exists without asking (required without a terminal)')
-    .action(async (file: string | undefined, opts: { db?: string; yes?: boolean }) => {
+    // `-o FILE`, as other tools write it: not an option here, but said so with the command that works
+    .addOption(new Option('-o, --output <file>').hideHelp())
+    .action(async (file: string | undefined, opts: { db?: string; yes?: boolean; output?: string }) => {
+      if (opts.output !== undefined) {
+        throw usageError(`snapshot export takes the file as an argument, not -o: chamberctl snapshot export ${opts.output}`);
+      }
       const { runSnapshotExport } = await import('./snapshot.js');
       await runSnapshotExport(file, opts, ctx);
     });

@@ -36,15 +36,22 @@ export function teamDbPath(db: string | undefined, env: Record<string, string | 
   return path;
 }
 
+/** The URL of the `serve` of `path` that saved the selected profile, for the login line `clients add` suggests; else undefined. */
+export function serveUrlOf(path: string, env: Record<string, string | undefined>, profile?: string): string | undefined {
+  const served = servedBy(env, profile);
+  return served?.database === path ? served.baseUrl : undefined;
+}
+
 /** The database the selected profile's `serve` serves, when it saved one that lasts; read without creating anything. */
-function servedBy(env: Record<string, string | undefined>, flag: string | undefined): { profile: string; database: string } | undefined {
+function servedBy(env: Record<string, string | undefined>, flag: string | undefined): { profile: string; database: string; baseUrl: string } | undefined {
   const { dir } = configDir(env);
   if (!existsSync(join(dir, 'config.json'))) return undefined;
   try {
     const store = new ProfileStore(dir);
     const { name } = selectProfile({ profile: flag }, env, store);
-    const database = store.get(name)?.serveDb;
-    return database && database !== ':memory:' ? { profile: name, database } : undefined;
+    const profile = store.get(name);
+    const database = profile?.serveDb;
+    return profile && database && database !== ':memory:' ? { profile: name, database, baseUrl: profile.baseUrl } : undefined;
   } catch {
     return undefined; // an unreadable config file: the default database, as before
   }

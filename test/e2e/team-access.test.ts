@@ -306,7 +306,7 @@ describe(`chamberctl clients and audit (${TEST_BACKEND})`, () => {
     const secret = /client_secret: ([A-Za-z0-9]{40})\n/.exec(added.output)?.[1];
     noteSecret(secret);
     expect(secret).toBeDefined();
-    expect(added.output).toMatch(/^client_id: desk\nclient_secret: \w{40}\nscope: write\ncreated_at: \S+Z\nSave this secret now: it will not be shown again\.\n$/);
+    expect(added.output).toMatch(/^client_id: desk\nclient_secret: \w{40}\nscope: write\ncreated_at: \S+Z\nSave this secret now: it will not be shown again\.\nIts user logs in with \(the secret on stdin\): chamberctl login --base-url URL --client-id desk --client-secret-stdin\n$/);
 
     const list = await pty('clients', 'list');
     const T = '\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}';

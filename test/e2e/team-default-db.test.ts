@@ -5,6 +5,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
+import { runOnPty } from '../helpers/pty.js';
 import { startServeProcess } from '../helpers/serve-process.js';
 
 let dir: string;
@@ -30,6 +31,11 @@ describe('clients and audit without --db', () => {
     expect(audit.exitCode, audit.stderr).toBe(0);
     expect(JSON.parse(audit.stdout).map((a: { action: string }) => a.action)).toEqual(['client.add']);
     expect(existsSync(join(dir, 'data', 'chamberctl.db'))).toBe(false); // the default database was not used
+
+    // on a terminal, the login line to hand over with the secret names that serve's URL (issue 43, item 6)
+    const onTerminal = await runOnPty(['clients', 'add', 'dora'], { configDir: join(dir, 'config'), columns: 200, steps: [] });
+    expect(onTerminal.exitCode, onTerminal.output).toBe(0);
+    expect(onTerminal.output).toContain(`Its user logs in with (the secret on stdin): chamberctl login --base-url ${s.baseUrl} --client-id dora --client-secret-stdin\n`);
 
     rmSync(db);
     const gone = await cli(['clients', 'list']);

@@ -10,7 +10,7 @@ import type { ClientRecord, Scope } from '../../storage/store.js';
 import { parseClientId } from '../../team/client-id.js';
 import { addClient, editClientScope, listClients, revocationTarget, revokeClient, rotateClient } from '../../team/clients.js';
 import { parseGrace } from '../../team/durations.js';
-import { teamDbPath, withTeamStore } from '../../team/team-store.js';
+import { serveUrlOf, teamDbPath, withTeamStore } from '../../team/team-store.js';
 import { canPrompt } from '../shared/ask.js';
 
 export interface ClientsOptions {
@@ -76,6 +76,14 @@ export async function runClientsAdd(rawId: string, opts: ClientsOptions, globals
   const client = await withTeamStore(path, (store) => addClient(store, id, opts.scope ?? 'write', ctx.now(), operatorOf(ctx)));
   await printObject(output, { ...client });
   tell(output, SAVE_IT);
+  tell(output, loginLine(id, path, ctx, globals));
+}
+
+/** What to hand to the client's user with its secret: the exact login command (issue 43). */
+function loginLine(id: string, path: string, ctx: CliContext, globals: GlobalOptions): string {
+  const url = serveUrlOf(path, ctx.env, globals.profile) ?? 'URL';
+  const quoted = /^[\w.@-]+$/.test(id) ? id : `'${id}'`;
+  return `Its user logs in with (the secret on stdin): chamberctl login --base-url ${url} --client-id ${quoted} --client-secret-stdin`;
 }
 
 export async function runClientsList(opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
@@ -109,6 +117,7 @@ export async function runClientsRotate(rawId: string, opts: ClientsOptions, glob
   await printObject(output, { ...rotated });
   const old = rotated.old_secret_valid_until;
   tell(output, `${SAVE_IT} ${old ? `The old secret, and tokens issued with it, work until ${formatSecond(old)} UTC.` : 'The old secret no longer works.'}`);
+  tell(output, loginLine(id, path, ctx, globals));
 }
 
 export async function runClientsEdit(rawId: string, opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {

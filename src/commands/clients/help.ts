@@ -28,7 +28,9 @@ restart is needed, and every change reaches every instance within 1 s.
   exists, revoked or not, cannot be added again.
 - Secrets: \`add\` and \`rotate\` make a secret of 40 random letters and digits and print
   it once, on stdout (\`client_secret\`; on a terminal a reminder to save it goes to
-  stderr). The database keeps only its scrypt hash, so nobody can show it again: a lost
+  stderr, with the exact \`chamberctl login --base-url URL --client-id ID
+  --client-secret-stdin\` line to hand over with it, the URL that of the \`serve\` that
+  saved the profile). The database keeps only its scrypt hash, so nobody can show it again: a lost
   secret is a \`rotate\`. Hand it over on stdin, out of \`ps\` and the shell's history:
   \`chamberctl login --client-id alice --client-secret-stdin\`.
 - Whoever used a revoked client, or a rotated secret after its grace, is told at their

@@ -30,4 +30,12 @@ describe('small things', () => {
     expect(existsSync(file)).toBe(false);
     expect(existsSync(join(dir, 'data'))).toBe(false);
   });
+
+  it('members import --json FIELDS names an unknown field, as the list commands do', async () => {
+    const r = await cli(['members', 'import', 'ch_x', '/dev/null', '--json', 'rows,valdi']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(
+      `error: --json: "valdi" is not a field of an import's summary; fields: chamber_id, file, dry_run, interrupted, rows, created, skipped, invalid, duplicate, failed, valid, last_line, elapsed_seconds, rows_per_second, report, ignored_columns\n`,
+    );
+  });
 });

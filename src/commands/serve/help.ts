@@ -107,7 +107,7 @@ Logs
 One line per request on stderr, with the request's id (a client's \`X-Request-Id\` of 1
 to 128 visible ASCII characters, else a new UUID, sent back in \`X-Request-Id\`): JSON
 lines as pino writes them off a terminal or with \`--log-format json\`, readable text on a
-terminal (\`[14:02:11] INFO: GET /v2/chambers 200 1.3ms [4b1f…]\`). A refused request is
+terminal (\`[14:02:11] INFO: GET /v2/chambers 200 1.3ms from 127.0.0.1 [4b1f…]\`). A refused request is
 a warning naming its \`client_id\` and a \`reason\`: at the token endpoint
 \`unknown_client\`, \`wrong_secret\`, \`revoked_client\`, \`rate_limited\`,
 \`malformed_credentials\`; on a token \`missing_token\`, \`malformed_token\`,

@@ -38,6 +38,16 @@ export function serveCredentialsHint(name: string, database: string): string {
   return `run \`chamberctl clients add NAME --db ${db}\`, then restart with \`chamberctl serve${profile} --db ${db} --client-id NAME\` and the secret it printed in CHAMBERCTL_CLIENT_SECRET (serve saves them in the profile)`;
 }
 
+/**
+ * Whether two databases a serve saved are the same: a PostgreSQL URL is the same database
+ * whether its password was in the URL (saved masked, `:***@`) or came from PGPASSWORD or the
+ * password file (none in the URL); `postgresql:` is `postgres:`.
+ */
+export function sameServeDb(a: string, b: string): boolean {
+  const key = (d: string) => d.replace(/^postgres(?:ql)?:\/\//i, 'postgres://').replace(/^(postgres:\/\/[^:@/]*):[^@/]*@/, '$1@');
+  return key(a) === key(b);
+}
+
 const isLoopback = (url: string) => /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/.test(url);
 
 /**
@@ -58,7 +68,7 @@ export async function saveServeProfile(ctx: CliContext, req: ServeProfileRequest
   const memory = database === ':memory:';
   const ours =
     !old ||
-    old.serveDb === database ||
+    (old.serveDb !== undefined && sameServeDb(old.serveDb, database)) ||
     old.serveDb === ':memory:' || // that server and its database are gone
     (old.serveDb === undefined && name === LOCAL_PROFILE && isLoopback(old.baseUrl)); // written by an older serve
   if (old && !req.overwrite && (memory || !ours)) {

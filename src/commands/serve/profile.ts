@@ -63,9 +63,9 @@ export function firstClientKeeper(
   const keeper: FirstClientKeeper & { saved?: ServeProfileResult } = {
     async pending(location) {
       const { openProfileStore } = await import('../../config/profile-store.js');
-      const { LOCAL_PROFILE } = await import('../../config/local-profile.js');
+      const { LOCAL_PROFILE, sameServeDb } = await import('../../config/local-profile.js');
       const profile = openProfileStore(ctx.env).get(opts.name ?? LOCAL_PROFILE);
-      if (location === ':memory:' || profile?.serveDb !== location || !profile.clientId || !profile.clientSecret) return undefined;
+      if (location === ':memory:' || !profile?.serveDb || !sameServeDb(profile.serveDb, location) || !profile.clientId || !profile.clientSecret) return undefined;
       return { clientId: profile.clientId, clientSecret: profile.clientSecret };
     },
     async keep(client, baseUrl, location) {

@@ -6,7 +6,8 @@ export const EXIT_CODES_TOPIC = `Exit status of chamberctl (every command; scrip
     1    other failure: the server unreachable, a server error (5xx), an unexpected
          answer; a database, config file, report or snapshot file that cannot be
          read or written; an import with invalid, duplicate or failed rows; no to a
-         question (chamberctl help destructive); a
+         question (chamberctl help destructive); snapshot import --replace while a
+         serve has the database open; a
          Node.js older than chamberctl runs on (it names the one it needs)
     2    usage error: unknown command or option, a missing required option or
          argument, a value outside its set or form (--type bogus, --page abc, a date

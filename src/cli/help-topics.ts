@@ -16,6 +16,7 @@ export const TOPICS: Readonly<Record<string, string>> = {
   'api-versions': 'which API version a command calls',
   offline: 'working on a copy: sync, serve, snapshots',
   http: 'timeouts, retries and proxies; what chamberctl assumes of a server',
+  destructive: 'the commands that delete or overwrite, and what they ask first',
 };
 
 /** The lines of `chamberctl --help` that name the topics. */

@@ -68,6 +68,8 @@ export function buildProgram(ctx: CliContext, version: string): Command {
 
 /** Runs the CLI and returns the exit code; never throws. */
 export async function run(argv: string[], ctx: CliContext, version: string): Promise<number> {
+  // bare `chamberctl` is a request for help, on stdout (`chamberctl | less`), as gh's is
+  if (argv.length === 0) argv = ['--help'];
   const program = buildProgram(ctx, version);
   const verbose = argv.includes('--verbose');
   try {

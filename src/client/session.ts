@@ -3,6 +3,7 @@ import { CliError, ExitCode } from '../core/exit-codes.js';
 import type { ApiVersion } from '../contract/index.js';
 import { normaliseBaseUrl } from '../config/base-url.js';
 import { hasCredentials, type CachedToken, type Profile } from '../config/profile.js';
+import { serveCredentialsHint } from '../config/local-profile.js';
 import { openProfileStore, type ProfileStore } from '../config/profile-store.js';
 import { loginHint, missingProfileHint, selectProfile } from '../config/select.js';
 import { httpClientFor } from './create-http.js';
@@ -40,7 +41,10 @@ export function openProfileForCalls(globals: GlobalOptions, ctx: CliContext, ext
     if (profile) throw new CliError(otherOriginMessage(name, profile.baseUrl, oneOff, store), ExitCode.AUTH);
   }
   if (!profile) throw new CliError(`there is no profile "${name}"; ${missingProfileHint(name, source)}`, ExitCode.AUTH);
-  if (!hasCredentials(profile)) throw new CliError(`profile "${name}" has no credentials; ${hint}`, ExitCode.AUTH);
+  if (!hasCredentials(profile)) {
+    const next = profile.serveDb && profile.serveDb !== ':memory:' ? serveCredentialsHint(name, profile.serveDb) : hint;
+    throw new CliError(`profile "${name}" has no credentials; ${next}`, ExitCode.AUTH);
+  }
 
   const baseUrl = oneOff ?? profile.baseUrl;
   const http = httpClientFor(globals, ctx, extra);

@@ -1,5 +1,6 @@
 import type { CliContext } from '../core/context.js';
 import { normaliseBaseUrl } from './base-url.js';
+import { DEFAULT_PROFILE } from './profile.js';
 import type { Profile } from './profile.js';
 import { openProfileStore } from './profile-store.js';
 import { shouldBecomeCurrent } from './select.js';
@@ -24,8 +25,28 @@ export interface ServeProfileRequest {
 }
 
 export type ServeProfileResult =
-  | { saved: true; profile: string; madeCurrent: boolean; warning?: string; tookOverFrom?: string }
+  | { saved: true; profile: string; madeCurrent: boolean; alreadyCurrent?: boolean; warning?: string; tookOverFrom?: string }
   | { saved: false; profile: string; warning: string };
+
+/**
+ * The next step for a profile of `serve` that holds no working credentials: a client of its
+ * database, made with `clients add` (which prints its secret), given to serve.
+ */
+export function serveCredentialsHint(name: string, database: string): string {
+  const profile = name === LOCAL_PROFILE ? '' : ` --profile ${name}`;
+  const db = /\s/.test(database) ? `'${database}'` : database;
+  return `run \`chamberctl clients add NAME --db ${db}\`, then restart with \`chamberctl serve${profile} --db ${db} --client-id NAME\` and the secret it printed in CHAMBERCTL_CLIENT_SECRET (serve saves them in the profile)`;
+}
+
+/**
+ * Whether two databases a serve saved are the same: a PostgreSQL URL is the same database
+ * whether its password was in the URL (saved masked, `:***@`) or came from PGPASSWORD or the
+ * password file (none in the URL); `postgresql:` is `postgres:`.
+ */
+export function sameServeDb(a: string, b: string): boolean {
+  const key = (d: string) => d.replace(/^postgres(?:ql)?:\/\//i, 'postgres://').replace(/^(postgres:\/\/[^:@/]*):[^@/]*@/, '$1@');
+  return key(a) === key(b);
+}
 
 const isLoopback = (url: string) => /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/.test(url);
 
@@ -47,7 +68,7 @@ export async function saveServeProfile(ctx: CliContext, req: ServeProfileRequest
   const memory = database === ':memory:';
   const ours =
     !old ||
-    old.serveDb === database ||
+    (old.serveDb !== undefined && sameServeDb(old.serveDb, database)) ||
     old.serveDb === ':memory:' || // that server and its database are gone
     (old.serveDb === undefined && name === LOCAL_PROFILE && isLoopback(old.baseUrl)); // written by an older serve
   if (old && !req.overwrite && (memory || !ours)) {
@@ -79,10 +100,10 @@ export async function saveServeProfile(ctx: CliContext, req: ServeProfileRequest
     clientId = old.clientId;
     clientSecret = old.clientSecret;
     if (req.credentialsWork && !(await req.credentialsWork(old.clientId, old.clientSecret))) {
-      warning = `the credentials saved in profile "${name}" (client ${old.clientId}) are not a client of this database: restart serve with --client-id ID and its secret (CHAMBERCTL_CLIENT_SECRET or --client-secret-file) (registers them), or run \`chamberctl login --profile ${name}\``;
+      warning = `the credentials saved in profile "${name}" (client ${old.clientId}) are not a client of this database: ${serveCredentialsHint(name, database)}`;
     }
   } else if (clientId === undefined) {
-    warning = `profile "${name}" has no credentials for this server: restart serve with --client-id ID and its secret (CHAMBERCTL_CLIENT_SECRET or --client-secret-file), or run \`chamberctl login --profile ${name}\``;
+    warning = `profile "${name}" has no credentials for this server: ${serveCredentialsHint(name, database)}`;
   }
 
   const madeCurrent = shouldBecomeCurrent(store, name);
@@ -97,5 +118,6 @@ export async function saveServeProfile(ctx: CliContext, req: ServeProfileRequest
   };
   await store.set(name, profile);
   if (madeCurrent) await store.setCurrent(name);
-  return { saved: true, profile: name, madeCurrent, ...(warning ? { warning } : {}), ...(moved ? { tookOverFrom: old.baseUrl } : {}) };
+  const alreadyCurrent = !madeCurrent && (store.current() ?? DEFAULT_PROFILE) === name;
+  return { saved: true, profile: name, madeCurrent, ...(alreadyCurrent && { alreadyCurrent }), ...(warning ? { warning } : {}), ...(moved ? { tookOverFrom: old.baseUrl } : {}) };
 }

@@ -24,6 +24,15 @@ export function defaultDbPath(env: Record<string, string | undefined>): string {
 export function resolveDb(option: string | undefined, env: Record<string, string | undefined>): string {
   const fromEnv = option === undefined && env.CHAMBERCTL_DB ? env.CHAMBERCTL_DB : undefined;
   const value = option ?? fromEnv ?? defaultDbPath(env);
+  // `postgres:/chamber@host/dir` (one slash), `postgres:chamber@host/dir`: a mistyped URL, not a
+  // SQLite file named so (two letters at least: `C:/x.db` is a Windows path)
+  const typo = /^([a-z][a-z0-9+.-]+):(?!\/\/)/i.exec(value);
+  if (typo && (value.startsWith(`${typo[1]}:/`) || /^postgres(ql)?$/i.test(typo[1]!))) {
+    const shown = value.replace(/^([^:]+:\/*[^:@/]*):[^@/]*@/, '$1:***@');
+    throw usageError(
+      `${fromEnv ? 'CHAMBERCTL_DB' : '--db'} "${shown}" looks like a mistyped URL (${typo[1]}: needs two slashes: ${typo[1]}://user@host:port/database); nothing was created`,
+    );
+  }
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value);
   if (scheme && !/^postgres(ql)?$/i.test(scheme[1]!)) {
     // a password as user:pw@ or as a query parameter (libpq's password, sslpassword)

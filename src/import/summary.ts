@@ -42,7 +42,9 @@ export function summaryExitCode(s: ImportSummary): 0 | 1 {
 export async function printSummary(s: ImportSummary, output: Output): Promise<void> {
   const { mode, prettyJson } = output.settings;
   if (mode === 'json') {
-    await output.stdout.write(`${prettyJson ? output.out.json(JSON.stringify(s, null, 2)) : JSON.stringify(s)}\n`);
+    const fields = output.settings.fields;
+    const shown = fields ? Object.fromEntries(fields.map((f) => [f, s[f as keyof ImportSummary]])) : s;
+    await output.stdout.write(`${prettyJson ? output.out.json(JSON.stringify(shown, null, 2)) : JSON.stringify(shown)}\n`);
     return;
   }
   if (mode === 'tsv') {

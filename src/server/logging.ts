@@ -183,14 +183,14 @@ interface LogLine {
   reqId?: string;
   reason?: string;
   client_id?: string;
-  req?: { method?: string; url?: string };
+  req?: { method?: string; url?: string; remoteAddress?: string };
   res?: { statusCode?: number };
   responseTime?: number;
   err?: { message?: string };
 }
 
 /**
- * pino-pretty formatting pino's own lines (one logging path): `GET /v2/chambers 200 1.2ms`
+ * pino-pretty formatting pino's own lines (one logging path): `GET /v2/chambers 200 1.2ms from 127.0.0.1`
  * for a request, the message for anything else; the request id at the end of each line.
  */
 async function textStream(settings: LogSettings): Promise<{ write(line: string): unknown }> {
@@ -212,10 +212,11 @@ async function textStream(settings: LogSettings): Promise<{ write(line: string):
     ignore: 'pid,hostname',
     messageFormat: (log) => {
       const l = log as unknown as LogLine;
-      // a refused request: `POST /v2/auth/token 401 31.2ms (wrong_secret, client app)`
+      // a refused request: `POST /v2/auth/token 401 31.2ms from 10.0.0.9 (wrong_secret, client app)`;
+      // the caller's address as the JSON line's req.remoteAddress names it
       const why = l.reason ? ` (${l.reason}${l.client_id ? `, client ${l.client_id}` : ''})` : '';
       const what = l.req && l.res && l.responseTime !== undefined
-        ? `${l.req.method} ${l.req.url} ${l.res.statusCode} ${l.responseTime.toFixed(1)}ms${why}`
+        ? `${l.req.method} ${l.req.url} ${l.res.statusCode} ${l.responseTime.toFixed(1)}ms${l.req.remoteAddress ? ` from ${l.req.remoteAddress}` : ''}${why}`
         : `${l.msg ?? ''}${l.err?.message && l.err.message !== l.msg ? `: ${l.err.message}` : ''}`;
       return l.reqId ? `${what} [${l.reqId}]` : what;
     },

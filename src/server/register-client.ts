@@ -36,11 +36,25 @@ export async function registerNamedClient(store: DirectoryStore, id: string, sec
   );
 }
 
-/** A new database's first client, generated (audited as registerNamedClient's); its secret is shown once and stored only as a hash. */
-export async function generateFirstClient(store: DirectoryStore, now: Date, operator: string): Promise<{ clientId: string; clientSecret: string } | undefined> {
+/**
+ * A new database's first client, generated (audited as registerNamedClient's); its secret is
+ * shown once and stored only as a hash. With a keeper (serve's profile) the credentials are
+ * kept there before the database has them, and a start that finds credentials kept by a start
+ * stopped before adding them adds those: whenever the database has the client, someone has its
+ * secret (the first start of a database stopped by Ctrl-C at any moment locks no one out).
+ */
+export async function generateFirstClient(
+  store: DirectoryStore,
+  now: Date,
+  operator: string,
+  keeper?: { pending(): Promise<FirstClient | undefined>; keep(client: FirstClient): Promise<boolean> },
+): Promise<FirstClient | undefined> {
   if ((await store.clientCount()) !== 0) return undefined;
-  const client = { clientId: `cl${randomAlphanumeric(14)}`, clientSecret: randomAlphanumeric(40) };
+  const client = (await keeper?.pending()) ?? { clientId: `cl${randomAlphanumeric(14)}`, clientSecret: randomAlphanumeric(40) };
+  await keeper?.keep(client);
   // 'exists' cannot happen for a fresh random id in practice; then the next start makes another
   if ((await store.addClient(client.clientId, await hashSecret(client.clientSecret), 'write', now, operator)) === 'exists') return undefined;
   return client;
 }
+
+type FirstClient = { clientId: string; clientSecret: string };

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { localOperator } from '../core/operator.js';
@@ -46,6 +47,19 @@ export interface StartOptions {
    * opened, seeded, the client registered, the app ready) and rejects with StartStopped.
    */
   signal?: AbortSignal;
+  /**
+   * Where the first client's credentials are kept (serve's profile): saved there before the
+   * database has the client, so a start stopped at any moment never leaves a client whose
+   * secret nobody has (register-client.ts).
+   */
+  firstClientKeeper?: FirstClientKeeper;
+}
+
+export interface FirstClientKeeper {
+  /** Credentials kept by an earlier start of this database that stopped before adding them. */
+  pending(location: string): Promise<{ clientId: string; clientSecret: string } | undefined>;
+  /** Keeps them before the database has them; false when they could not be kept (then only the banner shows them). */
+  keep(client: { clientId: string; clientSecret: string }, baseUrl: string, location: string): Promise<boolean>;
 }
 
 /** The start was stopped by its signal (SIGTERM or SIGINT during start); nothing listens any more. */
@@ -132,6 +146,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const stopped = () => {
     if (opts.signal?.aborted) throw new StartStopped();
   };
+  const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  const baseUrl = `http://${host}:${bound.port}`;
   let db: Database;
   try {
     stopped();
@@ -142,7 +158,10 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   }
   const store = db.store;
   let app: FastifyInstance | undefined;
+  let releaseLease: (() => Promise<void>) | undefined;
   try {
+    // `snapshot import --replace` refuses while this is held (storage/serve-lease.ts)
+    releaseLease = await db.serveLeases().hold({ pid: process.pid, host: hostname(), url: baseUrl });
     stopped();
     let seeded: RunningServer['seeded'];
     if (opts.seed === 'demo' && (await store.isUnused())) {
@@ -157,7 +176,13 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       const registered = await registerNamedClient(store, opts.clientId, opts.clientSecret, now(), opts.operator ?? localOperator());
       if (registered.kind === 'old-secret') oldSecretUntil = registered.until;
     } else {
-      generatedClient = await generateFirstClient(store, now(), opts.operator ?? localOperator());
+      const keeper = opts.firstClientKeeper;
+      generatedClient = await generateFirstClient(
+        store,
+        now(),
+        opts.operator ?? localOperator(),
+        keeper && { pending: () => keeper.pending(store.location), keep: (client) => keeper.keep(client, baseUrl, store.location) },
+      );
     }
     stopped();
 
@@ -221,17 +246,17 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         await closed;
       }
       await running.close();
+      await settlesWithin(releaseLease!(), STORE_CLOSE_BOUND_MS);
       if (!(await settlesWithin(store.close(), STORE_CLOSE_BOUND_MS))) {
         running.log.warn('the database connections did not close within %d s; left to the process exit', STORE_CLOSE_BOUND_MS / 1000);
       }
     };
-    const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
     return {
       app,
       store,
       ...(db.sqlite && { storage: db.sqlite.storage }),
       stats,
-      baseUrl: `http://${host}:${bound.port}`,
+      baseUrl,
       port: bound.port,
       generatedClient,
       ...(oldSecretUntil && { oldSecretUntil }),
@@ -248,6 +273,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   } catch (err) {
     await bound.close();
     await app?.close();
+    await releaseLease?.();
     await store.close();
     throw err;
   }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { CliError, ExitCode, usageError } from '../core/exit-codes.js';
 import type { CopyStore } from './copy-store.js';
 import { isPostgresUrl, PgStorage, redactUrl } from './postgres/pg-storage.js';
+import { missingPasswordReason } from './postgres/no-password.js';
 import { PgSnapshotIo } from './postgres/snapshot-io.js';
 import { PgSyncCopy } from './postgres/sync-copy.js';
 import type { SnapshotBackend } from './snapshot-backend.js';
@@ -9,6 +10,7 @@ import { openStorage } from './sqlite/open-storage.js';
 import { SqliteSnapshotIo } from './sqlite/snapshot-io.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import { SyncCopy } from './sqlite/sync-copy.js';
+import { pgLeases, sqliteLeases, type ServeLeases } from './serve-lease.js';
 import { StartError } from './start-error.js';
 import type { DirectoryStore } from './store.js';
 import { reportingUnavailable, unavailableReason } from './unavailable.js';
@@ -49,6 +51,8 @@ export interface Database {
   snapshot(): SnapshotBackend;
   /** The offline copy of `sync`, on the same connection. */
   copy(): CopyStore;
+  /** The `serve` processes that have it open (serve-lease.ts). */
+  serveLeases(): ServeLeases;
   /** SQLite only: the store as itself, for a long-running server's timed checkpoints. */
   readonly sqlite?: SqliteStore;
   close(): Promise<void>;
@@ -82,7 +86,7 @@ export async function openDatabase(path: string, rules: DatabaseRules = {}, opts
     try {
       pg = await PgStorage.open(path, { poolSize: opts.poolSize, bulk: opts.bulk, pooler: opts.pgPooler });
     } catch (err) {
-      throw new StartError(`cannot open the database ${redactUrl(path)}: ${pgReason(err)}`);
+      throw new StartError(`cannot open the database ${redactUrl(path)}: ${missingPasswordReason(path, err) ?? pgReason(err)}`);
     }
     const store = reportingUnavailable(pg);
     return {
@@ -91,6 +95,7 @@ export async function openDatabase(path: string, rules: DatabaseRules = {}, opts
       store,
       snapshot: () => new PgSnapshotIo(pg.pool, pg.location),
       copy: () => new PgSyncCopy(store),
+      serveLeases: () => pgLeases(pg.pool),
       close: () => store.close(),
     };
   }
@@ -103,6 +108,7 @@ export async function openDatabase(path: string, rules: DatabaseRules = {}, opts
     store,
     snapshot: () => new SqliteSnapshotIo(storage, path),
     copy: () => new SyncCopy(storage),
+    serveLeases: () => sqliteLeases(path),
     sqlite,
     close: () => store.close(),
   };

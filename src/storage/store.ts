@@ -199,8 +199,12 @@ export function graceText(ms: number): string {
 export interface AuditFilter {
   /** Records at or after this instant (ISO 8601, UTC). */
   since?: string;
-  /** The writes the client made and the changes made to it (`client.*` records with it as target). */
+  /** The writes the client made over HTTP (`client_id`). */
   clientId?: string;
+  /** The records whose target is this id: a client's changes (`client.*`), a chamber or member created. */
+  target?: string;
+  /** Only these actions (`audit --action PATTERN`, resolved in team/audit-filter.ts). */
+  actions?: readonly AuditAction[];
   limit: number;
 }
 

@@ -71,13 +71,13 @@ describe('the single executable', () => {
       let err = '';
       serve.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
       const deadline = Date.now() + 30_000;
-      while (!/client secret:\s+\S+/.test(out) && Date.now() < deadline) {
+      while (!/client secret file:\s+\S+/.test(out) && Date.now() < deadline) {
         if (serve.exitCode !== null) throw new Error(`serve exited: ${err}`);
         await new Promise((r) => setTimeout(r, 50));
       }
       const baseUrl = /listening on (http:\/\/\S+)/.exec(out)![1]!;
       const id = /client id:\s+(\S+)/.exec(out)![1]!;
-      const secret = /client secret:\s+(\S+)/.exec(out)![1]!;
+      const secret = readFileSync(/client secret file:\s+(\S+)/.exec(out)![1]!, 'utf8').trim(); // off a terminal, never on stdout
 
       const login = await run(['login', '--base-url', baseUrl, '--client-id', id, '--client-secret-stdin', '--profile', 'bin'], secret);
       expect(login.exitCode, login.stderr).toBe(0);

@@ -136,6 +136,18 @@ describe('openSession', () => {
     expect(missing?.message).toBe('there is no profile "nope"; run `chamberctl login --profile nope` for a server, or start a local one with `chamberctl serve --profile nope`');
   });
 
+  it("names the commands that give a serve's profile a client when it has none (issue 43)", async () => {
+    const ctx = ctxFor();
+    const store = openProfileStore(ctx.env);
+    const { clientSecret: _s, clientId: _i, ...rest } = store.get('default')!;
+    await store.set('default', { ...rest, serveDb: '/home/me/chamberctl.db' });
+    const err = await rejection(openSession(globals, ctx));
+    expect(err?.exitCode).toBe(ExitCode.AUTH);
+    expect(err?.message).toBe(
+      'profile "default" has no credentials; run `chamberctl clients add NAME --db /home/me/chamberctl.db`, then restart with `chamberctl serve --profile default --db /home/me/chamberctl.db --client-id NAME` and the secret it printed in CHAMBERCTL_CLIENT_SECRET (serve saves them in the profile)',
+    );
+  });
+
   it('fails with exit 3 when the saved secret is no longer accepted', async () => {
     const ctx = ctxFor();
     const store = openProfileStore(ctx.env);

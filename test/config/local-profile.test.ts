@@ -83,6 +83,16 @@ describe('saveServeProfile (called by serve)', () => {
     expect(store.get('local')).toMatchObject({ clientId: 'second', serveDb: '/data/b.db' });
   });
 
+  it('the same PostgreSQL database, its password in the URL or from PGPASSWORD, is the same server (issue 43)', async () => {
+    const withPassword = 'postgres://chamber:***@db.internal:5432/dir';
+    await save({ baseUrl: 'http://127.0.0.1:8080', database: withPassword, clientId: 'first', clientSecret: 'one' });
+    const again = await save({ baseUrl: 'http://127.0.0.1:8081', database: 'postgresql://chamber@db.internal:5432/dir' });
+    expect(again).toMatchObject({ saved: true, profile: 'local' });
+    expect(openProfileStore(ctx().env).get('local')).toMatchObject({ clientId: 'first', baseUrl: 'http://127.0.0.1:8081' });
+    // another database on that server is another server's
+    expect(await save({ baseUrl: 'http://127.0.0.1:8082', database: 'postgres://chamber@db.internal:5432/other' })).toMatchObject({ saved: false });
+  });
+
   it('a :memory: server leaves an existing profile alone, and may make a new one', async () => {
     await save({ baseUrl: 'http://127.0.0.1:8080', clientId: 'first', clientSecret: 'one' });
     expect(await save({ baseUrl: 'http://127.0.0.1:9999', database: ':memory:', clientId: 'm', clientSecret: 'n' })).toMatchObject({
@@ -97,7 +107,7 @@ describe('saveServeProfile (called by serve)', () => {
   it('says when the saved credentials are not a client of this database, and how to fix it', async () => {
     await save({ baseUrl: 'http://127.0.0.1:8080', clientId: 'first', clientSecret: 'one' });
     const r = await save({ baseUrl: 'http://127.0.0.1:8080', credentialsWork: async () => false });
-    expect(r).toMatchObject({ saved: true, warning: expect.stringMatching(/not a client of this database: restart serve with --client-id ID and its secret \(CHAMBERCTL_CLIENT_SECRET or --client-secret-file\)/) });
+    expect(r).toMatchObject({ saved: true, warning: expect.stringMatching(/not a client of this database: run `chamberctl clients add NAME --db /) });
     expect(await save({ baseUrl: 'http://127.0.0.1:8080', credentialsWork: async () => true })).not.toHaveProperty('warning');
   });
 });

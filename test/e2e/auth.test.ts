@@ -168,7 +168,7 @@ describe('auth status', () => {
     expect(none.exitCode).toBe(3);
     expect(none.stderr).toBe('error: there is no profile "default"; run `chamberctl login` for a server, or start a local one with `chamberctl serve`\n');
     expectOk(await login());
-    expectOk(await cli(['logout']));
+    expectOk(await cli(['logout', '--yes']));
     const out = await cli(['auth', 'status']);
     expect(out.exitCode).toBe(3);
     expect(out.stdout).toContain('client secret: none');
@@ -243,7 +243,7 @@ describe('auth token', () => {
 describe('logout', () => {
   it('removes the secret and the cached tokens, keeps URL and client id', async () => {
     expectOk(await login());
-    const r = await cli(['logout']);
+    const r = await cli(['logout', '--yes']);
     expectOk(r);
     expect(r.stderr).toBe('logged out: removed the client secret and cached tokens of profile "default"\n');
     const p = readConfig().profiles.default;
@@ -286,7 +286,7 @@ describe('secrets never leak', () => {
     // on disk only in the 0600 config file, and gone after logout
     expect(readdirSync(dir)).toEqual(['config.json']);
     expect(statSync(configPath()).mode & 0o777).toBe(0o600);
-    await run(['logout']);
+    await run(['logout', '--yes']);
     const disk = readdirSync(dir)
       .map((f) => readFileSync(join(dir, f), 'utf8'))
       .join('\n');

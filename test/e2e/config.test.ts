@@ -87,7 +87,7 @@ describe('chamberctl config', () => {
     const r = await cli.run(['config', 'set', 'base-url', `${server.baseUrl}/`, '--json']);
     expect(JSON.parse(r.stdout)).toEqual({ profile: 'default', key: 'base-url', value: server.baseUrl });
     expect(await configFile()).toContain('accessToken'); // same URL: nothing changed
-    const moved = await cli.run(['config', 'set', 'base-url', `${server.baseUrl}/directory`]);
+    const moved = await cli.run(['config', 'set', 'base-url', `${server.baseUrl}/directory`, '--yes']);
     expect(moved.stderr).toBe(`profile "default": base-url = ${server.baseUrl}/directory (cached tokens of the old server removed)\n`);
     expect(await configFile()).not.toContain('accessToken');
     expect(await configFile()).toContain(server.clientSecret);

@@ -47,6 +47,31 @@ describe('--db with another scheme', () => {
     });
   }
 
+  // issue 43: one slash, or none, is a mistyped URL, not a SQLite file named after it
+  const MISTYPED = ['postgres:/chamber@127.0.0.1:5433/dir', 'postgresql:chamber:hunter2@127.0.0.1/dir', 'sqlite:/x.db'];
+  const ALL_DB_COMMANDS: string[][] = [
+    ...COMMANDS,
+    ['clients', 'add', 'bob'],
+    ['snapshot', 'import', '-'],
+    ['sync', 'push', '--dry-run'],
+    ['sync', 'discard', 'chg_x'],
+  ];
+  for (const typo of MISTYPED) {
+    it(`${typo}: a mistyped URL, exit 2 on every command that takes --db, nothing created`, async () => {
+      for (const command of ALL_DB_COMMANDS) {
+        const r = await runCli([...command, '--db', typo], { configDir: join(dir, 'config'), env: { CHAMBERCTL_DATA_DIR: join(dir, 'data') }, input: '' });
+        expect(r.exitCode, `${command.join(' ')}: ${r.stderr}`).toBe(2);
+        const scheme = /^[a-z]+/.exec(typo)![0];
+        expect(r.stderr.trim().split('\n'), command.join(' ')).toEqual([
+          `error: --db "${typo.replace(':hunter2@', ':***@')}" looks like a mistyped URL (${scheme}: needs two slashes: ${scheme}://user@host:port/database); nothing was created`,
+        ]);
+      }
+      expect(readdirSync(process.cwd()).filter((f) => /^(postgres|postgresql|sqlite):/.test(f))).toEqual([]);
+      expect(existsSync('postgres:')).toBe(false);
+      expect(existsSync(join(dir, 'data'))).toBe(false);
+    });
+  }
+
   it('the same value in CHAMBERCTL_DB is refused the same way, naming the variable', async () => {
     const r = await cli(['clients', 'list'], { CHAMBERCTL_DB: 'postgress://app@127.0.0.1:5432/dir' });
     expect(r.exitCode).toBe(2);
@@ -143,6 +168,18 @@ describe('the PostgreSQL password without the command line', () => {
       expect(fromFile.stderr).toBe(`error: cannot open the database ${url}: authentication failed\n`); // no deprecation warning either
       expect(pg.passwords.at(-1)).toBe('FilePassword-456');
       for (const r of [fromEnv, fromFile]) expect(`${r.stdout}${r.stderr}`).not.toMatch(/Password-/);
+
+      // none anywhere: what psql says, and where to put one (issue 43)
+      const none = await cli(['clients', 'list', '--db', url], { PGPASSFILE: join(dir, 'no-such-pgpass') });
+      expect(none.exitCode).toBe(1);
+      expect(none.stderr).toBe(
+        `error: cannot open the database ${url}: no password was given for user "app": set PGPASSWORD, add the line 127.0.0.1:${pg.port}:dir:app:PASSWORD to ${join(dir, 'no-such-pgpass')} (mode 0600), or put it in the URL\n`,
+      );
+      // a password file others can read is ignored, as libpq does: named as the reason
+      await chmod(file, 0o644);
+      const open = await cli(['clients', 'list', '--db', url], { PGPASSFILE: file });
+      expect(open.exitCode).toBe(1);
+      expect(open.stderr).toMatch(new RegExp(`: no password was given for user "app": .*; ${file} was ignored: its mode is 0644, and libpq reads it only when no one else can \\(chmod 600 ${file}\\)\n$`));
     } finally {
       await pg.close();
     }

@@ -105,9 +105,9 @@ describe('profiles', () => {
     expectOk(await login());
     expectOk(await login('staging'));
     expectOk(await cli(['profiles', 'use', 'staging']));
-    const r = await cli(['profiles', 'remove', 'staging']);
+    const r = await cli(['profiles', 'remove', 'staging', '--yes']);
     expectOk(r);
-    expect(r.stderr).toBe('removed profile "staging"; no profile is current now (commands use "default")\n');
+    expect(r.stderr).toMatch(/^removed profile "staging" \(http:\/\/\S+, client \S+\); no profile is current now \(commands use "default"\)\n$/);
     const config = readConfig();
     expect(Object.keys(config.profiles)).toEqual(['default']);
     expect(config.currentProfile).toBeUndefined();

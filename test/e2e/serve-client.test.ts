@@ -75,7 +75,7 @@ describe(`serve --client-id on an existing client (${TEST_BACKEND})`, () => {
     } finally {
       await serve.stop();
     }
-    const audit = JSON.parse((await cli(['audit', '--db', db, '--client', 'bob', '--json'])).stdout) as Array<{ action: string }>;
+    const audit = JSON.parse((await cli(['audit', '--db', db, '--target', 'bob', '--json'])).stdout) as Array<{ action: string }>;
     expect(audit.map((a) => a.action)).toEqual(['client.add']);
   });
 

@@ -1,10 +1,11 @@
 import { request } from 'node:http';
 import { createServer } from 'node:net';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, removeTempDir, runCli } from '../helpers/cli.js';
 import { call } from '../helpers/http.js';
+import { runOnPty } from '../helpers/pty.js';
 import { logMessages, startServeProcess } from '../helpers/serve-process.js';
 
 let dir: string;
@@ -27,8 +28,14 @@ describe('chamberctl serve', () => {
     const out = s.output().stdout;
     expect(out).toContain(`v1: ${s.baseUrl}/v1`);
     expect(out).toContain(`v2: ${s.baseUrl}/v2`);
+    expect(out).toContain(`  database: SQLite file ${db}\n`); // the backend in words (issue 43)
     const id = /client id:\s+(\S+)/.exec(out)![1]!;
-    const secret = /client secret:\s+(\S+)/.exec(out)![1]!;
+    // stdout is not a terminal (a server's log): the secret is in a 0600 file it names (issue 43)
+    const file = /client secret file:\s+(\S+)/.exec(out)![1]!;
+    expect(file).toBe(join(env().CHAMBERCTL_CONFIG_DIR, `${id}.secret`));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const secret = readFileSync(file, 'utf8').trim();
+    expect(out).not.toContain(secret);
     expect(id).toMatch(/^[A-Za-z0-9]+$/);
     expect(secret).toMatch(/^[A-Za-z0-9]{32,}$/);
     const t = await token(s.baseUrl, id, secret);
@@ -50,6 +57,29 @@ describe('chamberctl serve', () => {
     const r = await again.stop('SIGINT');
     expect(r.exitCode).toBe(0);
     expect(logMessages(r.stderr).filter((l) => /^[A-Z]+ \//.test(l))).toEqual([]); // --quiet
+    // local is the current profile already: no advice to use it with --profile (issue 43)
+    expect(logMessages(r.stderr)).toContainEqual(expect.stringMatching(/^profile "local" points here.* \(the current profile\)$/));
+    expect(r.stderr).not.toContain('use it with --profile local');
+  });
+
+  it("prints a new client's secret only to a terminal; off one, --json names the 0600 file instead (issue 43)", async () => {
+    const onTerminal = join(dir, 'config-tty');
+    const tty = await runOnPty(['serve', '--port', '0', '--db', join(dir, 'tty.db'), '--seed', 'none'], {
+      configDir: onTerminal,
+      env: { CHAMBERCTL_DATA_DIR: join(dir, 'data') },
+      steps: [{ when: /client secret:\s+[A-Za-z0-9]{32,}/, send: '\u0003' }], // then Ctrl-C
+    });
+    expect(tty.unanswered, tty.output).toBe(0);
+    expect(tty.output).toMatch(/its secret is shown only this once/);
+    expect(readdirSync(onTerminal).filter((f) => f.endsWith('.secret'))).toEqual([]);
+
+    const s = await startServeProcess(['--port', '0', '--db', join(dir, 'json.db'), '--seed', 'none', '--json'], { ...env(), CHAMBERCTL_CONFIG_DIR: join(dir, 'config-json') });
+    const line = JSON.parse(s.output().stdout.split('\n')[0]!);
+    expect(line).not.toHaveProperty('client_secret');
+    expect(line.client_secret_file).toBe(join(dir, 'config-json', `${line.client_id}.secret`));
+    const secret = readFileSync(line.client_secret_file, 'utf8').trim();
+    expect((await token(s.baseUrl, line.client_id, secret)).status).toBe(200);
+    expect((await s.stop()).exitCode).toBe(0);
   });
 
   it('registers --client-id/--client-secret and honours --seed none and --json', async () => {
@@ -160,8 +190,8 @@ describe('chamberctl serve', () => {
     }
     const s = await startServeProcess(['--port', '0', '--db', db], { ...env(), CHAMBERCTL_CONFIG_DIR: join(dir, 'config-never') });
     const out = s.output().stdout;
-    expect(out).toMatch(/its secret is shown only this once/);
-    expect(out).toMatch(/client secret:\s+[A-Za-z0-9]{32,}/);
+    expect(out).toMatch(/its secret is in a file only you can read/);
+    expect(readFileSync(/client secret file:\s+(\S+)/.exec(out)![1]!, 'utf8')).toMatch(/^[A-Za-z0-9]{32,}\n$/);
     expect((await s.stop()).exitCode).toBe(0);
   });
 

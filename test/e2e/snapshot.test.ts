@@ -92,7 +92,7 @@ describe('chamberctl snapshot', () => {
     const twice = await cli(['snapshot', 'import', file(), '--db', copy]);
     expect(twice.exitCode).toBe(5);
     expect(twice.stderr).toMatch(/^error: .*directory\.snapshot: line 2: chamber \S+: that id is already in the database \(snapshot import --replace empties it first\); nothing was imported\n$/);
-    const replaced = await cli(['snapshot', 'import', '-', '--db', copy, '--replace'], readFileSync(file(), 'utf8'));
+    const replaced = await cli(['snapshot', 'import', '-', '--db', copy, '--replace', '--yes'], readFileSync(file(), 'utf8'));
     expect(replaced.exitCode).toBe(0);
     expect((await cli(['snapshot', 'export', '--db', copy])).stdout).toBe(readFileSync(file(), 'utf8'));
   });
@@ -105,7 +105,7 @@ describe('chamberctl snapshot', () => {
     lines[300] = lines[300]!.replace(/"status":"\w+"/, '"status":"gone"');
     const bad = join(dir, 'bad.snapshot');
     writeFileSync(bad, lines.join('\n'));
-    const r = await cli(['snapshot', 'import', bad, '--db', copy, '--replace']);
+    const r = await cli(['snapshot', 'import', bad, '--db', copy, '--replace', '--yes']);
     expect(r.exitCode).toBe(5);
     expect(r.stderr).toBe(`error: ${bad}: line 301: member: status must be one of: active, inactive, pending; nothing was imported\n`);
     expect((await cli(['snapshot', 'export', '--db', copy])).stdout).toBe(before);

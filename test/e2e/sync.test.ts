@@ -284,7 +284,7 @@ describe('local changes and sync push', () => {
     expect((await walk(remote.baseUrl, s.v2, '/v2/chambers')).map((c) => c.name)).toContain('Survivor HQ');
 
     // discard drops the change and the record it made
-    const d = await cli(['sync', 'discard', pending[0].id, '--db', db]);
+    const d = await cli(['sync', 'discard', pending[0].id, '--db', db, '--yes']);
     expect(d.exitCode, d.stderr).toBe(0);
     expect((await status(db)).pending).toEqual([]);
     expect((await cli(['sync', 'discard', pending[0].id, '--db', db])).exitCode).toBe(4);
@@ -343,8 +343,11 @@ describe('local changes and sync push', () => {
     expect(ids.stdout.split('\n')).toContain(extra.id);
     const dry = await cli(['sync', 'push', '--db', db, '--dry-run']);
     expect(dry.stderr).toContain(`would send member "Extra Person" <extra@example.org> ${extra.id as string}`);
-    // by the record's id; no terminal, so no question
-    const d = await cli(['sync', 'discard', extra.id as string, '--db', db]);
+    // by the record's id; no terminal: --yes is needed (issue 43), and without it nothing is discarded
+    const refused = await cli(['sync', 'discard', extra.id as string, '--db', db]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/^error: sync discard deletes the local member "Extra Person" .* for good: pass --yes to do it without a terminal to confirm on\n$/);
+    const d = await cli(['sync', 'discard', extra.id as string, '--db', db, '--yes']);
     expect(d.exitCode, d.stderr).toBe(0);
     expect(d.stdout).toMatch(new RegExp(`^Discarded chg_\\w+: the local member "Extra Person" <extra@example\\.org> \\(${extra.id as string}\\) is gone\n$`));
     expect((await status(db)).pending.map((c: { record_id: string }) => c.record_id)).not.toContain(extra.id);
@@ -360,7 +363,12 @@ describe('local changes and sync push', () => {
     expect((await status(db)).pending.map((c: { record_id: string }) => c.record_id)).toContain(asked.id);
     const file = `${dir}/asked.snapshot`;
     expect((await cli(['snapshot', 'export', file, '--db', db])).exitCode).toBe(0);
-    const keep = await runOnPty(['snapshot', 'import', file, '--replace', '--db', db], { configDir: cfg, steps: [{ when: /--replace discards them\. Go on\?/, send: `n${KEY.enter}` }] });
+    // the copy's serve still runs: --replace is refused until it stops (issue 43)
+    const served = await cli(['snapshot', 'import', file, '--replace', '--yes', '--db', db]);
+    expect(served.exitCode).toBe(1);
+    expect(served.stderr).toMatch(/^error: chamberctl serve \(pid \d+, http:\S+\) has \S+copy\.db open: stop it first/);
+    await Promise.all(servers.splice(0).map((s) => s.stop()));
+    const keep = await runOnPty(['snapshot', 'import', file, '--replace', '--db', db], { configDir: cfg, steps: [{ when: /not pushed yet .*would be lost/s, send: `n${KEY.enter}` }] });
     expect(keep.exitCode, keep.output).toBe(1);
     expect(keep.output).toContain('nothing was imported');
     expect((await status(db)).pending.map((c: { record_id: string }) => c.record_id)).toContain(asked.id);
@@ -388,7 +396,7 @@ describe('local changes and sync push', () => {
     const refused = await cli(['snapshot', 'import', file, '--replace', '--db', db]);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toBe(
-      `error: ${db} has ${pending} local change${pending === 1 ? '' : 's'} not pushed yet (see \`chamberctl sync status\`), which --replace would discard; push them first, or add --yes to discard them\n`,
+      `error: --replace would delete no record the snapshot does not hold (those in both are overwritten), and ${pending} local change${pending === 1 ? '' : 's'} not pushed yet (see \`chamberctl sync status\`) from ${db}: pass --yes to replace it without a terminal to confirm on\n`,
     );
     expect((await status(db)).pending).toHaveLength(pending);
     const replaced = await cli(['snapshot', 'import', file, '--replace', '--yes', '--db', db]);

@@ -175,7 +175,7 @@ describe(`chamberctl clients and audit (${TEST_BACKEND})`, () => {
     expect(until).toBeLessThanOrEqual(Date.now() + 15 * 60_000);
     remember(rotated.client_secret, r);
 
-    const now = await ok('clients', 'rotate', 'ci', '--db', db, '--json');
+    const now = await ok('clients', 'rotate', 'ci', '--yes', '--db', db, '--json');
     expect(JSON.parse(now.stdout)).toMatchObject({ client_id: 'ci', old_secret_valid_until: null });
     remember(JSON.parse(now.stdout).client_secret, now);
 
@@ -247,16 +247,26 @@ describe(`chamberctl clients and audit (${TEST_BACKEND})`, () => {
     const ats = all.map((a: { at: string }) => a.at);
     expect(ats).toEqual([...ats].sort().reverse());
 
-    // --client: what alice did, and what was done to alice
-    const mine = await json('audit', '--since', '24h', '--client', 'alice', '--db', db);
-    const byAction = (a: { action: string }, b: { action: string }) => a.action.localeCompare(b.action);
-    expect(mine.sort(byAction)).toEqual([
+    // --client: only what alice did over HTTP, as its help says (issue 43); --target: what was done to alice
+    expect(await json('audit', '--since', '24h', '--client', 'alice', '--db', db)).toEqual([
       { at: expect.stringMatching(ISO), action: 'chamber.create', client_id: 'alice', operator: null, target: chamberId, request_id: 'team-access-1', address: expect.any(String), detail: null },
-      { at: expect.stringMatching(ISO), action: 'client.add', client_id: null, operator: OPERATOR, target: 'alice', request_id: null, address: null, detail: 'write' },
+    ]);
+    expect(await json('audit', '--target', 'alice', '--db', db)).toEqual([
       { at: expect.stringMatching(ISO), action: 'client.rotate', client_id: null, operator: OPERATOR, target: 'alice', request_id: null, address: null, detail: '15m' },
+      { at: expect.stringMatching(ISO), action: 'client.add', client_id: null, operator: OPERATOR, target: 'alice', request_id: null, address: null, detail: 'write' },
     ]);
     // its POST was refused: nothing recorded of it, only the changes made to it
-    expect((await json('audit', '--client', 'reports', '--db', db)).map((a: { action: string }) => a.action)).toEqual(['client.revoke', 'client.add']);
+    expect(await json('audit', '--client', 'reports', '--db', db)).toEqual([]);
+    expect((await json('audit', '--target', 'reports', '--db', db)).map((a: { action: string }) => a.action)).toEqual(['client.revoke', 'client.add']);
+    // --action PATTERN: the client changes alone, whatever the writes around them
+    const clientChanges = await json('audit', '--action', 'client.*', '--db', db);
+    expect(clientChanges).toEqual(all.filter((a: { action: string }) => a.action.startsWith('client.')));
+    expect(await json('audit', '--action', 'chamber.create', '--db', db)).toEqual(all.filter((a: { action: string }) => a.action === 'chamber.create'));
+    // --format, as the list commands take it
+    const csv = await ok('audit', '--format', 'csv', '--action', 'client.rotate', '--db', db);
+    expect(csv.stdout.split(/\r?\n/)[0]).toBe('at,action,client_id,target,request_id,address,operator,detail');
+    expect(csv.stdout).toContain(`,client.rotate,,alice,,,${OPERATOR},15m`);
+    expect(JSON.parse((await ok('audit', '--format', 'json', '--limit', '2', '--db', db)).stdout)).toEqual(all.slice(0, 2));
 
     expect(await json('audit', '--limit', '2', '--db', db)).toEqual(all.slice(0, 2));
     expect(await json('audit', '--since', '2999-01-01', '--db', db)).toEqual([]);
@@ -275,7 +285,7 @@ describe(`chamberctl clients and audit (${TEST_BACKEND})`, () => {
     expect(text).toContain('Team Access Chamber');
     for (const word of ['alice', 'reports', 'client.', OPERATOR, 'team-access-1']) expect(text).not.toContain(word);
     const before = await state(db);
-    await ok('snapshot', 'import', file, '--replace', '--yes', '--db', db);
+    await ok('snapshot', 'import', file, '--replace', '--yes', '--no-backup', '--db', db);
     expect(await state(db)).toEqual(before);
   });
 
@@ -300,7 +310,7 @@ describe(`chamberctl clients and audit (${TEST_BACKEND})`, () => {
     const secret = /client_secret: ([A-Za-z0-9]{40})\n/.exec(added.output)?.[1];
     noteSecret(secret);
     expect(secret).toBeDefined();
-    expect(added.output).toMatch(/^client_id: desk\nclient_secret: \w{40}\nscope: write\ncreated_at: \S+Z\nSave this secret now: it will not be shown again\.\n$/);
+    expect(added.output).toMatch(/^client_id: desk\nclient_secret: \w{40}\nscope: write\ncreated_at: \S+Z\nSave this secret now: it will not be shown again\.\nIts user logs in with \(the secret on stdin\): chamberctl login --base-url URL --client-id desk --client-secret-stdin\n$/);
 
     const list = await pty('clients', 'list');
     const T = '\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}';
@@ -341,7 +351,7 @@ describe(`clients edit and revoke while serve serves, and the question revoke as
   /** A write that creates nothing whatever the scope: 403 without write, else 400 for its body. */
   const tryWrite = async (baseUrl: string, token: string) => (await call(baseUrl, 'POST', '/v2/chambers', { token, raw: '{not json', headers: { 'content-type': 'application/json' } })).status;
   const revokedAt = async (id: string) => (await json('clients', 'list', '--db', db)).find((c: { client_id: string }) => c.client_id === id).revoked_at;
-  const changesTo = async (id: string) => (await json('audit', '--client', id, '--db', db)).map((a: { action: string }) => a.action);
+  const changesTo = async (id: string) => (await json('audit', '--target', id, '--db', db)).map((a: { action: string }) => a.action);
 
   it('edit --scope read: a write token in use stops writing within 1 s of the command; a token of a revoked client at once', async () => {
     const secret = await added('editor');
@@ -446,6 +456,8 @@ describe(`bad input: one line, its exit status, nothing on stdout, the database 
     [['clients', 'edit', 'a b', '--scope', 'read'], 2, `CLIENT_ID ${rule} "a b"`],
     [['clients', 'edit', 'alice', '--scope', 'read', '--json=secret'], 2, '--json: "secret" is not a field of an edited client; fields: client_id, scope'],
     [['audit', '--client', 'nobody'], 4, 'there is no client "nobody" (see `chamberctl clients list`)'],
+    [['audit', '--action', 'clinet.*'], 2, '--action "clinet.*" matches no action; actions: chamber.create, member.add, client.add, client.rotate, client.revoke, client.scope (* stands for any characters: client.*)'],
+    [['audit', '--format', 'xml'], 2, '--format must be one of: table, tsv, json, csv, not "xml"'],
     [['clients', 'add', 'alice'], 5, 'client "alice" already exists (ids are never reused, not even a revoked client\'s); choose another id'],
     [['clients', 'add', 'gone', '--scope', 'write'], 5, 'client "gone" already exists'],
     [['clients', 'rotate', 'gone'], 5, 'client "gone" is revoked; add a new client instead'],

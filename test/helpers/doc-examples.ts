@@ -152,6 +152,7 @@ export class Masker {
       .replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)?/g, '<time>')
       .replace(/\b\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?(?: UTC)?/g, '<time>')
       .replace(/\b\d{4}-\d\d-\d\d\b/g, '<date>')
+      .replace(/\b\d{8}T\d{6}Z\b/g, '<time>') // a backup's name (snapshot import --replace)
       .replace(ID, (id, prefix: string | undefined) => {
         if (this.literal.has(id)) return id;
         let name = this.ids.get(id);

@@ -268,7 +268,7 @@ describe('a refused request names who and why', () => {
       noteSecret(wrong);
       await call(server.baseUrl, 'POST', '/v2/auth/token', { body: { grant_type: 'client_credentials', client_id: 'text-client', client_secret: wrong }, headers: { 'x-request-id': 'tty-refused' } });
       const written = text.join('').split('\n').filter((l) => l.includes('tty-refused'));
-      expect(written).toEqual([expect.stringMatching(/^\[\d\d:\d\d:\d\d\] WARN: POST \/v2\/auth\/token 401 \d+\.\dms \(wrong_secret, client text-client\) \[tty-refused\]$/)]);
+      expect(written).toEqual([expect.stringMatching(/^\[\d\d:\d\d:\d\d\] WARN: POST \/v2\/auth\/token 401 \d+\.\dms from 127\.0\.0\.1 \(wrong_secret, client text-client\) \[tty-refused\]$/)]);
     } finally {
       await server.close();
     }

@@ -144,7 +144,7 @@ describe('readable text on a terminal', () => {
     try {
       await call(server.baseUrl, 'GET', '/.well-known/oauth-authorization-server/v2', { headers: { 'x-request-id': 'tty-1' } });
       const written = text.join('').split('\n').filter(Boolean);
-      expect(written.filter((l) => l.includes('tty-1'))).toEqual([expect.stringMatching(/^\[\d\d:\d\d:\d\d\] INFO: GET \/\.well-known\/oauth-authorization-server\/v2 200 \d+\.\dms \[tty-1\]$/)]);
+      expect(written.filter((l) => l.includes('tty-1'))).toEqual([expect.stringMatching(/^\[\d\d:\d\d:\d\d\] INFO: GET \/\.well-known\/oauth-authorization-server\/v2 200 \d+\.\dms from 127\.0\.0\.1 \[tty-1\]$/)]);
       expect(written.every((l) => !l.startsWith('{'))).toBe(true);
     } finally {
       await server.close();

@@ -246,7 +246,7 @@ describe('scope changes, across instances', () => {
     expect((await call(b.baseUrl, 'GET', '/v2/chambers?per_page=1', { token: t })).status).toBe(200);
     expect((await tokenFor(b, c)).body.scope).toBe('read');
     expect((await tokenFor(a, c, 'write')).body.error).toBe('invalid_scope');
-    const changes = (await admin.listAudit({ clientId: c.id, limit: 10 })).filter((r) => r.target === c.id);
+    const changes = (await admin.listAudit({ target: c.id, limit: 10 })).filter((r) => r.target === c.id);
     expect(changes[0]).toMatchObject({ action: 'client.scope', client_id: null, operator: 'tester@bench', detail: 'read', request_id: null, address: null });
   });
 
@@ -267,7 +267,7 @@ describe('scope changes, across instances', () => {
   it('the scope it has already: nothing changed, nothing recorded; a revoked client: refused', async () => {
     const c = await newClient('write');
     expect(await admin.setClientScope(c.id, 'write', new Date(), 'tester@bench')).toEqual({ changed: false });
-    expect((await admin.listAudit({ clientId: c.id, limit: 10 })).map((r) => r.action)).toEqual(['client.add']);
+    expect((await admin.listAudit({ target: c.id, limit: 10 })).map((r) => r.action)).toEqual(['client.add']);
     await admin.revokeClient(c.id, new Date());
     expect(await admin.setClientScope(c.id, 'read', new Date(), 'tester@bench')).toBe('revoked');
     expect((await admin.listClients()).find((x) => x.client_id === c.id)!.scope).toBe('write');
@@ -377,7 +377,7 @@ describe('serve --client-id', () => {
   it('registers a write client, and will not bring back a revoked one', async () => {
     expect((await admin.listClients()).find((x) => x.client_id === a.clientId)).toMatchObject({ scope: 'write', revoked_at: null });
     // recorded once (the second instance found it there), as made by the user serve runs as
-    const added = (await admin.listAudit({ clientId: a.clientId, limit: 10_000 })).filter((r) => r.action === 'client.add');
+    const added = (await admin.listAudit({ target: a.clientId, limit: 10_000 })).filter((r) => r.action === 'client.add');
     expect(added).toEqual([expect.objectContaining({ client_id: null, target: a.clientId, operator: localOperator(), detail: 'write' })]);
     expect(localOperator()).toMatch(/^[^@\s]+@[^@\s]+$/);
     const c = await newClient('read');

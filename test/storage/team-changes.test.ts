@@ -97,7 +97,7 @@ describe.each(['sqlite', 'postgres'] as const)('client changes on %s', (backend)
   afterAll(async () => {
     await store?.close();
   });
-  const changesTo = async (id: string) => (await store.listAudit({ clientId: id, limit: 100 })).filter((r) => r.target === id);
+  const changesTo = async (id: string) => store.listAudit({ target: id, limit: 100 });
 
   it('the step of the schema: old records get null operator and detail; the new version is recorded', async () => {
     const old = await oldDatabase(backend);
@@ -124,7 +124,12 @@ describe.each(['sqlite', 'postgres'] as const)('client changes on %s', (backend)
     await store.setClientScope('ops', 'write', new Date(NOW.getTime() + 3000), OP);
     const chamber = await store.createChamber({ input: { name: 'Audited', type: 'hq', hq_id: null, address: { street: 's', city: 'c', postal_code: null, country: 'DE' } }, now: new Date(NOW.getTime() + 4000), status: 'active', audit: { clientId: 'ops', address: '10.0.0.1', requestId: 'req-ops' } });
     await store.revokeClient('ops', new Date(NOW.getTime() + 5000), OP);
-    const records = await store.listAudit({ clientId: 'ops', limit: 100 });
+    const records = (await store.listAudit({ limit: 100 })).filter((r) => r.client_id === 'ops' || r.target === 'ops');
+    // the filters of `audit` (issue 43): --client its writes, --target the changes to it, --action
+    expect(await store.listAudit({ clientId: 'ops', limit: 100 })).toEqual([records[1]]);
+    expect((await store.listAudit({ target: 'ops', limit: 100 })).map((r) => r.action)).toEqual(['client.revoke', 'client.scope', 'client.rotate', 'client.rotate', 'client.add']);
+    expect((await store.listAudit({ target: 'ops', actions: ['client.rotate', 'client.add'], limit: 100 })).map((r) => r.action)).toEqual(['client.rotate', 'client.rotate', 'client.add']);
+    expect(await store.listAudit({ actions: [], limit: 100 })).toEqual([]);
     expect(records.map((r) => Object.keys(r))).toEqual(records.map(() => ['at', 'action', 'client_id', 'operator', 'target', 'request_id', 'address', 'detail']));
     expect(records.map((r) => [r.action, r.operator, r.detail])).toEqual([
       ['client.revoke', OP, null],

@@ -6,7 +6,8 @@ export const EXIT_CODES_TOPIC = `Exit status of chamberctl (every command; scrip
     1    other failure: the server unreachable, a server error (5xx), an unexpected
          answer; a database, config file, report or snapshot file that cannot be
          read or written; an import with invalid, duplicate or failed rows; no to a
-         question (clients revoke, sync discard, snapshot import --replace); a
+         question (chamberctl help destructive); snapshot import --replace while a
+         serve has the database open; a
          Node.js older than chamberctl runs on (it names the one it needs)
     2    usage error: unknown command or option, a missing required option or
          argument, a value outside its set or form (--type bogus, --page abc, a date
@@ -14,7 +15,7 @@ export const EXIT_CODES_TOPIC = `Exit status of chamberctl (every command; scrip
          pinned to v1, a 400 about a query parameter, an input file that cannot be
          read (members import FILE, api --input), a --db URL of another scheme than
          postgres://, --db :memory: where a database must last, a question that
-         needs --yes without a terminal (clients revoke, snapshot import --replace)
+         needs --yes without a terminal (chamberctl help destructive)
     3    authentication failed or no credentials: no profile yet (chamberctl login),
          a refused client secret (a saved one was revoked or rotated: ask the
          directory's operator for a new one), a client without the scope the call

@@ -2,6 +2,7 @@
 // man page): help-topics.ts names them, one file here holds each.
 import { API_VERSIONS_TOPIC } from './api-versions.js';
 import { CSV_FORMAT_TOPIC } from './csv-format.js';
+import { DESTRUCTIVE_TOPIC } from './destructive.js';
 import { ENVIRONMENT_TOPIC } from './environment.js';
 import { EXIT_CODES_TOPIC } from './exit-codes.js';
 import { HTTP_TOPIC } from './http.js';
@@ -16,4 +17,5 @@ export const TOPIC_TEXTS: Readonly<Record<string, string>> = {
   'api-versions': API_VERSIONS_TOPIC,
   offline: OFFLINE_TOPIC,
   http: HTTP_TOPIC,
+  destructive: DESTRUCTIVE_TOPIC,
 };

@@ -4,6 +4,8 @@ import { formatSecond, orNone } from '../../output/format.js';
 import { ListWriter } from '../../output/list-writer.js';
 import { createOutput } from '../../output/output.js';
 import type { AuditRecord } from '../../storage/store.js';
+import { usageError } from '../../core/exit-codes.js';
+import { parseActionPattern } from '../../team/audit-filter.js';
 import { parseClientId } from '../../team/client-id.js';
 import { listAudit } from '../../team/clients.js';
 import { AUDIT_LIMIT, parseLimit, parseSince } from '../../team/durations.js';
@@ -13,6 +15,8 @@ import { AUDIT_FIELDS as FIELDS } from './fields.js';
 export interface AuditOptions {
   since?: string;
   client?: string;
+  target?: string;
+  action?: string;
   limit?: string;
   db?: string;
 }
@@ -51,9 +55,14 @@ export async function runAudit(opts: AuditOptions, globals: GlobalOptions, ctx: 
   const clientId = opts.client === undefined ? undefined : parseClientId(opts.client, '--client');
   const since = opts.since === undefined ? undefined : parseSince(opts.since, ctx.now());
   const limit = parseLimit(opts.limit);
-  const path = teamDbPath(opts.db, ctx.env);
+  const target = opts.target === undefined ? undefined : opts.target.trim();
+  if (target === '') throw usageError('--target needs an id: a client id, or a chamber or member id');
+  const actions = opts.action === undefined ? undefined : parseActionPattern(opts.action);
+  const path = teamDbPath(opts.db, ctx.env, globals.profile);
   const output = await createOutput(globals, ctx);
-  const records = await withTeamStore(path, (store) => listAudit(store, { limit, ...(since ? { since } : {}), ...(clientId !== undefined ? { clientId } : {}) }));
+  const records = await withTeamStore(path, (store) =>
+    listAudit(store, { limit, ...(since ? { since } : {}), ...(clientId !== undefined ? { clientId } : {}), ...(target !== undefined ? { target } : {}), ...(actions ? { actions } : {}) }),
+  );
   const writer = new ListWriter(auditView, output);
   await writer.page(records);
   await writer.end();

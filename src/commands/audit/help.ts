@@ -27,27 +27,33 @@ again, editing to the scope it has) records nothing.
 
 \`--since\` takes an ISO 8601 date (\`2026-11-01\`: from its first instant, UTC) or a
 date-time with \`Z\` or an offset, or a duration back from now (\`90s\`, \`15m\`, \`24h\`,
-\`7d\`); without it, the whole trail. \`--client ID\` keeps what that client did (its
-writes) and what was done to it (its \`client.*\` records); \`--jq '.[] |
-select(.client_id == "alice")'\` keeps only its writes. \`--limit N\`, 1 to 10000, is 100 by default; on a
+\`7d\`); without it, the whole trail. \`--client ID\` keeps only what that client did over
+HTTP (the records whose \`client_id\` is ID); \`--target ID\` what was done to an id (a
+client's \`client.*\` records, or the record that created a chamber or member).
+\`--action PATTERN\` keeps the actions it names, \`*\` standing for any characters
+(\`client.*\`: every client change, without the writes around them); a pattern that
+matches no action is a usage error naming them. \`--limit N\`, 1 to 10000, is 100 by default; on a
 terminal a full page ends with a line suggesting twice that \`--limit\` or \`--since\`.
 
 On a terminal, a table; piped, TSV in the order \`at\`, \`action\`, \`client_id\`, \`target\`,
 \`request_id\`, \`address\`, \`operator\`, \`detail\` (columns are only ever appended);
 \`--json\`, an array of \`{"at", "action", "client_id", "operator", "target", "request_id",
-"address", "detail"}\`, times in UTC ISO 8601.
+"address", "detail"}\`, times in UTC ISO 8601. \`--format table|tsv|json|csv\` chooses, as
+for the list commands (CSV: a header, then RFC 4180 rows in the TSV's order).
 
 ${TEAM_DB_TEXT}`,
     examples: [
       'chamberctl audit --db "$DB"                              # the last 100 records',
-      'chamberctl audit --since 24h --client alice --db "$DB"',
+      'chamberctl audit --since 24h --client alice --db "$DB"      # what alice wrote',
+      'chamberctl audit --target alice --db "$DB"                  # who added, rotated, revoked alice',
+      'chamberctl audit --action \'client.*\' --format csv --db "$DB" > client-changes.csv',
       'chamberctl audit --since 2026-11-01 --limit 10000 --db "$DB" --jq \'.[] | select(.action == "member.add") | .target\'',
       "chamberctl audit --json action,client_id,operator,target,detail --jq '.[]'",
     ],
     exitCodes: [
       [0, 'the records were printed (none is no error)'],
       [1, 'the database cannot be opened'],
-      [2, 'a usage error: a bad `--since` or `--limit`, `--db :memory:`'],
+      [2, 'a usage error: a bad `--since`, `--limit` or `--format`, an `--action` that matches no action, `--db :memory:`'],
       [4, '`--client` names no client; the `--db` file does not exist (nothing is created)'],
     ],
     seeAlso: ['clients', 'serve'],

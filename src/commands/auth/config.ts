@@ -133,12 +133,21 @@ export async function runConfigGet(key: string, opts: GlobalOptions, ctx: CliCon
 }
 
 /** `config set KEY VALUE`: changes one setting of an existing profile, keeping its credentials. */
-export async function runConfigSet(key: string, value: string, opts: GlobalOptions & ConfigSetFlags, ctx: CliContext): Promise<void> {
+export async function runConfigSet(key: string, value: string, opts: GlobalOptions & ConfigSetFlags & { yes?: boolean }, ctx: CliContext): Promise<void> {
   checkKey(key);
   if (!(key in SETTABLE)) throw usageError(`${key} is set by \`chamberctl login\`, not by config set`);
   if (opts.keepSecret && key !== 'base-url') throw usageError('--keep-secret goes with config set base-url only');
   const { store, name, profile } = openProfile(opts, ctx);
   const next = SETTABLE[key as SettableKey].write(profile, value, opts);
+  if (key === 'base-url' && next.baseUrl !== profile.baseUrl && Object.keys(profile.tokens).length > 0) {
+    const { confirmDestructive } = await import('../shared/ask.js');
+    await confirmDestructive(ctx, {
+      yes: opts.yes,
+      question: `Point profile "${name}" at ${next.baseUrl} instead of ${profile.baseUrl}? Its cached tokens are removed.`,
+      offTerminal: `config set base-url moves profile "${name}" from ${profile.baseUrl} and removes its cached tokens`,
+      declined: `profile "${name}" was left as it was`,
+    });
+  }
   await store.set(name, next);
   const shown = SETTABLE[key as SettableKey].read(next);
   if (opts.json) {

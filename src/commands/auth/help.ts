@@ -50,13 +50,16 @@ to a loopback address (127.0.0.0/8, ::1, localhost); any other server needs its
 
   logout: {
     description: `The profile keeps its base URL and client id, so a later \`chamberctl login\` asks only
-for the secret. A profile without credentials is left as it is (exit 0).
+for the secret. A profile without credentials is left as it is (exit 0). The secret cannot be
+shown again, so on a terminal logout asks first, and off one it needs \`--yes\`
+(\`chamberctl help destructive\`).
 `,
-    examples: ['chamberctl logout', 'chamberctl logout --profile staging', 'chamberctl logout --json    # {"profile": "default", "logged_out": true}'],
+    examples: ['chamberctl logout', 'chamberctl logout --profile staging --yes', 'chamberctl logout --json    # {"profile": "default", "logged_out": true}'],
     exitCodes: [
       [0, 'done, also when there was nothing to remove'],
-      [1, CONFIG_UNREADABLE],
-      [2, 'a bad `--profile`'],
+      [1, `${CONFIG_UNREADABLE}; no to the question`],
+      [2, 'a bad `--profile`; no terminal and no `--yes`'],
+      [130, 'interrupted by Ctrl-C at the question'],
     ],
     seeAlso: ['login', 'profiles remove'],
   },
@@ -100,17 +103,21 @@ localhost); elsewhere every command, \`login\` included, refuses with exit 3.
   },
 
   'auth status': {
-    description: `Reads the config file only, and sends no request. It never shows the secret or a
-token: for each API version, whether a token is cached, until when, and the scope the
+    description: `Shows the profile from the config file and, as \`gh auth status\` does, asks its server
+whether it accepts the saved credentials now (one token request; the token is not kept):
+a client revoked or rotated since is exit 3, however valid its cached token looks.
+\`--offline\` reads the config file only and sends no request. It never shows the secret
+or a token: for each API version, whether a token is cached, until when, and the scope the
 server gave it (\`--json\`: \`tokens.v1\` and \`tokens.v2\` hold
-\`{expires_at, valid, scope}\` or null; \`scope\` only when the server named one).
+\`{expires_at, valid, scope}\` or null; \`scope\` only when the server named one;
+\`server\`: \`{accepted, scope}\` or \`{accepted: false, said}\`, absent with \`--offline\`).
 `,
-    examples: ['chamberctl auth status', 'chamberctl auth status --profile staging --json'],
+    examples: ['chamberctl auth status', 'chamberctl auth status --profile staging --json', 'chamberctl auth status --offline    # no request'],
     exitCodes: [
-      [0, 'the profile has credentials'],
-      [1, CONFIG_UNREADABLE],
+      [0, 'the profile has credentials, and its server accepts them (with --offline: not asked)'],
+      [1, `${CONFIG_UNREADABLE}; the server could not be asked (unreachable, an error)`],
       [2, 'a bad `--profile`'],
-      [3, 'the profile does not exist, or holds no credentials (`chamberctl login`)'],
+      [3, 'the profile does not exist, or holds no credentials (`chamberctl login`); the server refused them'],
     ],
     seeAlso: ['auth token', 'login'],
   },
@@ -187,13 +194,15 @@ the current profile.
 
   'profiles remove': {
     description: `Removes the whole profile from the config file: its URL, client id, secret, settings and
-cached tokens (\`chamberctl logout\` removes only the secret and the tokens).
+cached tokens (\`chamberctl logout\` removes only the secret and the tokens). On a terminal it
+asks first; off one it needs \`--yes\` (\`chamberctl help destructive\`).
 `,
-    examples: ['chamberctl profiles remove staging'],
+    examples: ['chamberctl profiles remove staging', 'chamberctl profiles remove staging --yes   # in a script'],
     exitCodes: [
       [0, 'the profile was removed'],
-      [1, CONFIG_UNREADABLE],
-      [2, 'there is no profile NAME, or NAME is missing'],
+      [1, `${CONFIG_UNREADABLE}; no to the question`],
+      [2, 'there is no profile NAME, or NAME is missing; no terminal and no `--yes`'],
+      [130, 'interrupted by Ctrl-C at the question'],
     ],
     seeAlso: ['logout', 'profiles list'],
   },
@@ -273,8 +282,8 @@ same server under a new address (a new host name, TLS in front of it).
     ],
     exitCodes: [
       [0, 'the setting was saved'],
-      [1, CONFIG_UNREADABLE],
-      [2, 'an unknown setting, a value outside its set, a setting that only `login` sets, a bad base URL or `--profile`, `--keep-secret` with another key'],
+      [1, `${CONFIG_UNREADABLE}; no to the question of base-url`],
+      [2, 'an unknown setting, a value outside its set, a setting that only `login` sets, a bad base URL or `--profile`, `--keep-secret` with another key; base-url of a profile with cached tokens, with no terminal and no `--yes`'],
       [3, 'the profile does not exist'],
     ],
     seeAlso: ['config list', 'help api-versions'],

@@ -72,14 +72,23 @@ export async function runProfilesUse(name: string, opts: GlobalOptions, ctx: Cli
 }
 
 /** `profiles remove NAME`: deletes the profile with its secret and tokens. */
-export async function runProfilesRemove(name: string, opts: GlobalOptions, ctx: CliContext): Promise<void> {
+export async function runProfilesRemove(name: string, opts: GlobalOptions & { yes?: boolean }, ctx: CliContext): Promise<void> {
   const store = openProfileStore(ctx.env);
   requireProfile(store, name);
+  const { confirmDestructive } = await import('../shared/ask.js');
+  const held = store.get(name)!;
+  const secret = held.clientSecret ? ` with the client secret of ${held.clientId}` : '';
+  await confirmDestructive(ctx, {
+    yes: opts.yes,
+    question: `Remove profile "${name}" (${held.baseUrl})${secret}?`,
+    offTerminal: `profiles remove deletes profile "${name}"${secret}`,
+    declined: `profile "${name}" was not removed`,
+  });
   const wasCurrent = store.current() === name;
   await store.remove(name);
   if (opts.json) {
     ctx.stdout.write(`${JSON.stringify({ profile: name, removed: true })}\n`);
     return;
   }
-  ctx.stderr.write(`removed profile "${name}"${wasCurrent ? '; no profile is current now (commands use "default")' : ''}\n`);
+  ctx.stderr.write(`removed profile "${name}" (${held.baseUrl}${held.clientId ? `, client ${held.clientId}` : ''})${wasCurrent ? '; no profile is current now (commands use "default")' : ''}\n`);
 }

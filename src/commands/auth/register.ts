@@ -30,9 +30,10 @@ function registerLogin(program: Command, ctx: CliContext): void {
   program
     .command('logout')
     .description("Remove the profile's client secret and cached tokens")
-    .action(async (_opts, cmd: Command) => {
+    .option('--yes', 'do not ask first (required without a terminal when the profile holds a secret)')
+    .action(async (opts: { yes?: boolean }, cmd: Command) => {
       const { runLogout } = await import('./logout.js');
-      await runLogout(globals(cmd), ctx);
+      await runLogout({ ...globals(cmd), yes: opts.yes }, ctx);
     });
 }
 
@@ -42,10 +43,11 @@ function registerAuth(program: Command, ctx: CliContext): void {
     .command('auth')
     .description('Show the login state or print an access token');
   addJqOption(auth.command('status'), ctx)
-    .description('Show the profile in use: base URL, client id, api-version, cached tokens (never secrets)')
-    .action(async (_opts, cmd: Command) => {
+    .description('Show the profile in use (base URL, client id, api-version, cached tokens; never secrets) and whether its server accepts its credentials')
+    .option('--offline', 'the config file alone: do not ask the server')
+    .action(async (opts: { offline?: boolean }, cmd: Command) => {
       const { runAuthStatus } = await import('./status.js');
-      await runAuthStatus(globals(cmd), ctx);
+      await runAuthStatus({ ...globals(cmd), offline: opts.offline }, ctx);
     });
   addJqOption(auth.command('token'), ctx)
     .description('Print an access token (cached while valid for over a minute, else a new one)')
@@ -78,9 +80,10 @@ function registerProfiles(program: Command, ctx: CliContext): void {
     .command('remove')
     .argument('<name>', 'profile name')
     .description('Delete profile NAME with its secret and cached tokens')
-    .action(async (name: string, _opts, cmd: Command) => {
+    .option('--yes', 'do not ask first (required without a terminal)')
+    .action(async (name: string, opts: { yes?: boolean }, cmd: Command) => {
       const { runProfilesRemove } = await import('./profiles.js');
-      await runProfilesRemove(name, globals(cmd), ctx);
+      await runProfilesRemove(name, { ...globals(cmd), yes: opts.yes }, ctx);
     });
 }
 
@@ -107,8 +110,9 @@ function registerConfig(program: Command, ctx: CliContext): void {
     .argument('<key>', CONFIG_KEYS.filter((k) => k.settable).map((k) => k.key).join(', '))
     .argument('<value>', 'the new value')
     .option('--keep-secret', 'base-url of another origin: keep the saved secret (the same server under a new address)')
+    .option('--yes', 'base-url: do not ask before removing cached tokens (required without a terminal)')
     .description('Change one setting of the profile; a base-url of another origin forgets the secret')
-    .action(async (key: string, value: string, opts: { keepSecret?: boolean }, cmd: Command) => {
+    .action(async (key: string, value: string, opts: { keepSecret?: boolean; yes?: boolean }, cmd: Command) => {
       const { runConfigSet } = await import('./config.js');
       await runConfigSet(key, value, { ...globals(cmd), ...opts }, ctx);
     });

@@ -10,7 +10,7 @@ import type { ClientRecord, Scope } from '../../storage/store.js';
 import { parseClientId } from '../../team/client-id.js';
 import { addClient, editClientScope, listClients, revocationTarget, revokeClient, rotateClient } from '../../team/clients.js';
 import { parseGrace } from '../../team/durations.js';
-import { teamDbPath, withTeamStore } from '../../team/team-store.js';
+import { serveUrlOf, teamDbPath, withTeamStore } from '../../team/team-store.js';
 import { canPrompt } from '../shared/ask.js';
 
 export interface ClientsOptions {
@@ -71,15 +71,23 @@ const operatorOf = (ctx: CliContext): string => ctx.operator ?? localOperator();
 export async function runClientsAdd(rawId: string, opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
   checkSecretFields(globals);
   const id = parseClientId(rawId);
-  const path = teamDbPath(opts.db, ctx.env);
+  const path = teamDbPath(opts.db, ctx.env, globals.profile);
   const output = await createOutput(globals, ctx);
   const client = await withTeamStore(path, (store) => addClient(store, id, opts.scope ?? 'write', ctx.now(), operatorOf(ctx)));
   await printObject(output, { ...client });
   tell(output, SAVE_IT);
+  tell(output, loginLine(id, path, ctx, globals));
+}
+
+/** What to hand to the client's user with its secret: the exact login command (issue 43). */
+function loginLine(id: string, path: string, ctx: CliContext, globals: GlobalOptions): string {
+  const url = serveUrlOf(path, ctx.env, globals.profile) ?? 'URL';
+  const quoted = /^[\w.@-]+$/.test(id) ? id : `'${id}'`;
+  return `Its user logs in with (the secret on stdin): chamberctl login --base-url ${url} --client-id ${quoted} --client-secret-stdin`;
 }
 
 export async function runClientsList(opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
-  const path = teamDbPath(opts.db, ctx.env);
+  const path = teamDbPath(opts.db, ctx.env, globals.profile);
   const output = await createOutput(globals, ctx);
   const clients = await withTeamStore(path, (store) => listClients(store, ctx.now()));
   const writer = new ListWriter(clientView, output);
@@ -92,12 +100,24 @@ export async function runClientsRotate(rawId: string, opts: ClientsOptions, glob
   checkSecretFields(globals);
   const id = parseClientId(rawId);
   const graceMs = parseGrace(opts.grace);
-  const path = teamDbPath(opts.db, ctx.env);
+  const path = teamDbPath(opts.db, ctx.env, globals.profile);
+  // without a grace the old secret stops at once: whoever holds it is locked out (help destructive);
+  // an unknown client is exit 4 and a revoked one exit 5 before any question
+  if (!graceMs && (await withTeamStore(path, (store) => revocationTarget(store, id))).revoked_at === null) {
+    const { confirmDestructive } = await import('../shared/ask.js');
+    await confirmDestructive(ctx, {
+      yes: opts.yes,
+      question: `Rotate the secret of ${JSON.stringify(id)} with no grace? The old secret and its tokens stop working at once (--grace 15m keeps them for a while).`,
+      offTerminal: `rotating ${JSON.stringify(id)} without --grace stops its old secret at once`,
+      declined: `${JSON.stringify(id)} was not rotated`,
+    });
+  }
   const output = await createOutput(globals, ctx);
   const rotated = await withTeamStore(path, (store) => rotateClient(store, id, graceMs, ctx.now(), operatorOf(ctx)));
   await printObject(output, { ...rotated });
   const old = rotated.old_secret_valid_until;
   tell(output, `${SAVE_IT} ${old ? `The old secret, and tokens issued with it, work until ${formatSecond(old)} UTC.` : 'The old secret no longer works.'}`);
+  tell(output, loginLine(id, path, ctx, globals));
 }
 
 export async function runClientsEdit(rawId: string, opts: ClientsOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
@@ -105,7 +125,7 @@ export async function runClientsEdit(rawId: string, opts: ClientsOptions, global
   // commander makes --scope mandatory and checks its choices; this is for a caller that did not
   if (opts.scope !== 'read' && opts.scope !== 'write') throw usageError('--scope must be one of: read, write');
   const scope = opts.scope;
-  const path = teamDbPath(opts.db, ctx.env);
+  const path = teamDbPath(opts.db, ctx.env, globals.profile);
   const output = await createOutput(globals, ctx);
   const { already, ...edited } = await withTeamStore(path, (store) => editClientScope(store, id, scope, ctx.now(), operatorOf(ctx)));
   await printObject(output, edited);
@@ -129,7 +149,7 @@ export async function runClientsRevoke(rawId: string, opts: ClientsOptions, glob
   if (ask && !canPrompt(ctx)) {
     throw usageError(`revoking ${JSON.stringify(id)} is permanent: pass --yes to revoke it without a terminal to confirm on`);
   }
-  const path = teamDbPath(opts.db, ctx.env);
+  const path = teamDbPath(opts.db, ctx.env, globals.profile);
   const output = await createOutput(globals, ctx);
   // an unknown client is exit 4 before any question; a client revoked before needs none
   if (ask && (await withTeamStore(path, (store) => revocationTarget(store, id))).revoked_at === null) {

@@ -28,7 +28,9 @@ restart is needed, and every change reaches every instance within 1 s.
   exists, revoked or not, cannot be added again.
 - Secrets: \`add\` and \`rotate\` make a secret of 40 random letters and digits and print
   it once, on stdout (\`client_secret\`; on a terminal a reminder to save it goes to
-  stderr). The database keeps only its scrypt hash, so nobody can show it again: a lost
+  stderr, with the exact \`chamberctl login --base-url URL --client-id ID
+  --client-secret-stdin\` line to hand over with it, the URL that of the \`serve\` that
+  saved the profile). The database keeps only its scrypt hash, so nobody can show it again: a lost
   secret is a \`rotate\`. Hand it over on stdin, out of \`ps\` and the shell's history:
   \`chamberctl login --client-id alice --client-secret-stdin\`.
 - Whoever used a revoked client, or a rotated secret after its grace, is told at their
@@ -130,19 +132,22 @@ ${TEAM_DB_TEXT}`,
 too. DURATION is \`0\` (the default: the old secret and its tokens stop at once) or a
 number and \`s\`, \`m\`, \`h\` or \`d\` (\`90s\`, \`15m\`, \`2h\`, \`1d\`), at most \`30d\`.
 \`--json\`: \`{"client_id", "client_secret", "old_secret_valid_until"}\` (null when the grace
-is 0). \`serve --client-id\` with the old secret still starts during the grace.
+is 0). \`serve --client-id\` with the old secret still starts during the grace. Without a
+grace the old secret stops at once, so rotate asks first on a terminal and needs \`--yes\`
+off one (\`chamberctl help destructive\`).
 
 ${TEAM_DB_TEXT}`,
     examples: [
-      'chamberctl clients rotate alice --db "$DB"              # the old secret stops working at once',
+      'chamberctl clients rotate alice --yes --db "$DB"        # the old secret stops working at once',
       'chamberctl clients rotate alice --grace 15m --db "$DB"  # ...or in 15 minutes: time to deploy the new one',
     ],
     exitCodes: [
       [0, 'the new secret was printed'],
       DATABASE,
-      [2, 'a usage error: a bad CLIENT_ID or `--grace`, `--db :memory:`'],
+      [2, 'a usage error: a bad CLIENT_ID or `--grace`, `--db :memory:`; no grace, no terminal and no `--yes`'],
       UNKNOWN,
       [5, 'the client is revoked (add a new client instead)'],
+      [130, 'interrupted by Ctrl-C at the question'],
     ],
     seeAlso: ['clients add', 'login'],
   },

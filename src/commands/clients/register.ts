@@ -45,6 +45,7 @@ export function registerClientsCommands(program: Command, ctx: CliContext): void
     .description('Give a client a new secret, printed once; the old one works for --grace more')
     .argument('<client-id>', 'the client')
     .option('--grace <duration>', 'how long the old secret (and tokens issued with it) keep working: 0, or e.g. 90s, 15m, 2h, 1d; at most 30d', '0')
+    .option('--yes', 'with no grace: rotate without asking (required without a terminal)')
     .option('--db <path>', TEAM_DB_HELP)
     .action(async (id: string, opts: ClientsOptions, cmd: Command) => {
       const { runClientsRotate } = await import('./clients.js');

@@ -4,6 +4,7 @@ import { CHOICES } from '../shared/choices.js';
 import { MEMBER_FIELDS } from '../../contract/values.js';
 import { addJsonFields } from '../shared/json-fields.js';
 import { addJqOption } from '../shared/jq-option.js';
+import { IMPORT_SUMMARY_FIELDS } from './import-fields.js';
 import { addPaging, globalsOf } from '../shared/list-options.js';
 import { CHANGE_VERBS, refuseVerbs } from '../shared/not-in-interface.js';
 
@@ -53,7 +54,7 @@ export function registerMembersCommands(program: Command, ctx: CliContext): void
       await runMembersAdd(chamberId, opts, globalsOf(cmd), ctx);
     });
 
-  addJqOption(members.command('import'), ctx)
+  addJsonFields(members.command('import'), IMPORT_SUMMARY_FIELDS, "an import's summary", ctx)
     .description('Add every valid row of a CSV file as a member of a chamber (v2)')
     .argument('<chamber-id>', 'chamber id')
     .argument('<file>', 'CSV file, or - to read stdin')

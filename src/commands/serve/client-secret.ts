@@ -1,4 +1,6 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, writeFile, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { configDir } from '../../config/paths.js';
 import type { CliContext } from '../../core/context.js';
 import { usageError } from '../../core/exit-codes.js';
 
@@ -57,4 +59,18 @@ async function firstLineOf(file: string): Promise<string> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Off a terminal, serve's stdout is a server's log (journald, a container's log), which must
+ * never hold a secret: a new client's secret goes to a file only this user can read (0600,
+ * in the config directory, beside the profiles), whose path the banner prints. Its first line
+ * is the secret, as `serve --client-id ID --client-secret-file FILE` reads it on other instances.
+ */
+export async function writeNewClientSecret(client: { clientId: string; clientSecret: string }, env: CliContext['env']): Promise<string> {
+  const { dir } = configDir(env);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, `${client.clientId}.secret`);
+  await writeFile(file, `${client.clientSecret}\n`, { mode: 0o600, flag: 'wx' });
+  return file;
 }

@@ -60,7 +60,10 @@ The profile
 -----------
 
 serve prints its base URLs on stdout (\`--json\`: one object,
-\`{base_url, v1, v2, docs, database[, client_id, client_secret]}\`), then saves them, and
+\`{base_url, v1, v2, docs, database[, client_id, client_secret]}\`), and a new client's
+secret only to a terminal: off one (a server's log) it writes the secret to a file of mode
+0600 in the config directory and prints its path (\`client secret file:\`, \`--json\`:
+\`client_secret_file\`). Then it saves them, and
 the credentials when it knows them, in its profile: \`local\` unless \`--profile NAME\`,
 which becomes the current profile if you have none, so the next \`chamberctl chambers
 list\` just works. A profile belongs to the server of one database: serve never takes
@@ -68,8 +71,13 @@ over one that belongs to another database or that \`login\` made (it says so, an
 \`--profile NAME\`, or \`--overwrite-profile\` to replace it), and a \`:memory:\` server
 leaves every existing profile alone. A second server of the same database leaves the
 profile to the first while that one still answers at its address; once it is gone, the
-next server moves the profile and says from where. When serve knows no credentials for
-the database and the saved ones are not a client of it, it says so and how to fix it.
+next server moves the profile and says from where. On a new database, the client serve
+makes is saved in the profile before the database has it, so a start stopped at any
+moment (Ctrl-C in its first half-second) leaves either nothing or a profile that works;
+a start that finds such a profile with no client in the database adds that one. When
+serve knows no credentials for the database and the saved ones are not a client of it,
+it says so and names the commands that fix it (\`clients add NAME --db DB\`, then serve
+with \`--client-id NAME\`).
 
 Start and stop
 --------------
@@ -114,7 +122,7 @@ Logs
 One line per request on stderr, with the request's id (a client's \`X-Request-Id\` of 1
 to 128 visible ASCII characters, else a new UUID, sent back in \`X-Request-Id\`): JSON
 lines as pino writes them off a terminal or with \`--log-format json\`, readable text on a
-terminal (\`[14:02:11] INFO: GET /v2/chambers 200 1.3ms [4b1f…]\`). A refused request is
+terminal (\`[14:02:11] INFO: GET /v2/chambers 200 1.3ms from 127.0.0.1 [4b1f…]\`). A refused request is
 a warning naming its \`client_id\` and a \`reason\`: at the token endpoint
 \`unknown_client\`, \`wrong_secret\`, \`revoked_client\`, \`rate_limited\`,
 \`malformed_credentials\`; on a token \`missing_token\`, \`malformed_token\`,

@@ -1,8 +1,8 @@
 import type { CliContext } from '../../core/context.js';
 import { CliError, ExitCode } from '../../core/exit-codes.js';
 import { startBanner } from './banner.js';
-import { clientSecretOf } from './client-secret.js';
-import { pointProfileHere } from './profile.js';
+import { clientSecretOf, writeNewClientSecret } from './client-secret.js';
+import { firstClientKeeper, logProfileSaved, pointProfileHere } from './profile.js';
 import { serverLogger, startServer, StartStopped, type RunningServer } from '../../server/start.js';
 import { SnapshotError } from '../../snapshot/format.js';
 import { resolveDb } from '../../config/paths.js';
@@ -67,6 +67,7 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
   };
   const off = ctx.onSignal((signal) => onSignal(signal));
 
+  const keeper = firstClientKeeper(ctx, { name: globals.profile, host: opts.host, overwrite: opts.overwriteProfile });
   let server: RunningServer;
   try {
     server = await startServer({
@@ -88,6 +89,7 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
       logging,
       logger: log,
       signal: startStop.signal,
+      firstClientKeeper: keeper,
     });
   } catch (e) {
     off();
@@ -140,7 +142,15 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
 
   const base = server.baseUrl;
   const generated = server.generatedClient;
-  ctx.stdout.write(startBanner(server, globals.json === true));
+  let secretFile: string | undefined;
+  if (generated && ctx.stdout.isTTY !== true) {
+    try {
+      secretFile = await writeNewClientSecret(generated, ctx.env);
+    } catch (e) {
+      log.warn('could not write the new client\'s secret to a file (%s): it is shown nowhere; `chamberctl clients rotate %s --db %s` gives it a new one', (e as Error).message, generated.clientId, server.store.location);
+    }
+  }
+  ctx.stdout.write(startBanner(server, globals.json === true, generated && ctx.stdout.isTTY !== true ? { shown: false, file: secretFile } : { shown: true }));
   // the line Fastify's listen() would log; serve's port is bound before the app (bound-address.ts)
   log.info('Server listening at %s', base);
   if (server.seeded) {
@@ -150,7 +160,8 @@ export async function runServe(opts: ServeOptions, ctx: CliContext, globals: { j
   // Point this server's profile (`local` unless --profile) at it, so the next command just
   // works. Not awaited: Ctrl-C is handled from the moment the server listens.
   const known = generated ?? (opts.clientId ? { clientId: opts.clientId, clientSecret } : {});
-  profileSaved = pointProfileHere(ctx, server, log, { name: globals.profile, host: opts.host, overwrite: opts.overwriteProfile, ...known });
+  if (generated && keeper.saved) logProfileSaved(keeper.saved, log); // saved with the new client, before the database had it
+  else profileSaved = pointProfileHere(ctx, server, log, { name: globals.profile, host: opts.host, overwrite: opts.overwriteProfile, ...known });
 
   await stopped;
   // Stopped: exit 0 now even if a socket to a database that went silent is still open (its

@@ -110,3 +110,25 @@ export async function openAsker(ctx: CliContext): Promise<Asker> {
     },
   };
 }
+
+/**
+ * The rule of every command that destroys or overwrites something (`chamberctl help
+ * destructive`): with --yes it goes on; on a terminal it asks (default no: `declined`, exit 1;
+ * Ctrl-C: `cancelled; declined`, exit 130); off one it refuses, exit 2 with nothing changed,
+ * saying what it would destroy and that --yes does it (as `gh repo delete` does).
+ */
+export async function confirmDestructive(
+  ctx: CliContext,
+  opts: { yes?: boolean; question: string; offTerminal: string; declined: string },
+): Promise<void> {
+  if (opts.yes) return;
+  if (!canPrompt(ctx)) throw new CliError(`${opts.offTerminal}: pass --yes to do it without a terminal to confirm on`, ExitCode.USAGE);
+  let yes: boolean;
+  try {
+    yes = await (await openAsker(ctx)).confirm(opts.question);
+  } catch (err) {
+    if (err instanceof CliError && err.exitCode === ExitCode.INTERRUPTED) throw new CliError(`cancelled; ${opts.declined}`, ExitCode.INTERRUPTED);
+    throw err;
+  }
+  if (!yes) throw new CliError(opts.declined, ExitCode.FAILURE);
+}

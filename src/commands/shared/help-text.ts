@@ -8,5 +8,6 @@ export const examples = (lines: string[]) => `\nExamples:\n${lines.map((l) => ` 
  */
 export const dbHelp = (what: string, memory = false) =>
   `${what}: a SQLite file${memory ? ', :memory: for a throwaway one,' : ''} or postgres://… (default: $CHAMBERCTL_DB, else the database of serve in the user data directory)`;
-export const TEAM_DB_HELP = dbHelp('the database of serve');
+export const TEAM_DB_HELP =
+  'the database of serve: a SQLite file or postgres://… (default: $CHAMBERCTL_DB, else the one whose serve saved the profile, else the database of serve in the user data directory)';
 

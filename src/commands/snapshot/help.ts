@@ -27,7 +27,9 @@ ${SNAPSHOT_DB}`,
     description: `Writes FILE (created with mode 0600, written to a temporary file beside it and renamed
 when complete), or stdout when FILE is absent or \`-\`. It reads one consistent view,
 even while a server writes, in chunks: memory stays flat however large the directory.
-A one-line summary goes to stderr. Exporting never creates a database.
+A one-line summary goes to stderr. Exporting never creates a database. A FILE that exists
+is replaced only after a question on a terminal, or with \`--yes\` off one
+(\`chamberctl help destructive\`).
 
 ${SNAPSHOT_DB}`,
     examples: [
@@ -37,9 +39,10 @@ ${SNAPSHOT_DB}`,
     ],
     exitCodes: [
       [0, 'the snapshot was written'],
-      [1, 'the file or the database cannot be read or written'],
-      [2, 'a usage error: a `--db` URL of another scheme'],
+      [1, 'the file or the database cannot be read or written; no to the question'],
+      [2, 'a usage error: a `--db` URL of another scheme; FILE exists, with no terminal and no `--yes`'],
       [4, 'the `--db` file does not exist (`error: no database at PATH`; nothing is created)'],
+      [130, 'interrupted by Ctrl-C at the question'],
     ],
     seeAlso: ['snapshot import'],
   },
@@ -54,8 +57,22 @@ was:
 
 Without \`--replace\`, ids already in the database are refused. \`--replace\` first empties
 the chambers, members, events, local changes and sync state (API clients, tokens and the
-audit trail stay). Local changes not pushed yet are never dropped silently: on a terminal
-\`--replace\` asks first, naming how many; elsewhere it refuses (exit 2) unless \`--yes\`.
+audit trail stay). Nothing is replaced by accident:
+
+- While a \`chamberctl serve\` has the database open, \`--replace\` refuses (exit 1,
+  naming the process and how to stop it): on SQLite each server holds a lease file
+  beside the database (\`DB.serve.PID.lock\`, its pid checked, so a killed server's is
+  ignored); on PostgreSQL a row each instance renews every 10 s (\`serve_leases\`; one
+  not renewed for 30 s is a crashed instance's).
+- When the database holds anything, \`--replace\` asks first on a terminal, in numbers:
+  the chambers, members and events it holds that the snapshot does not, and the local
+  changes not pushed yet (default no: exit 1; Ctrl-C: 130). Off a terminal it needs
+  \`--yes\` (else exit 2, nothing changed).
+- Then what the database held is exported beside it (a SQLite file's
+  \`DB.before-replace-TIME.snapshot\`; a PostgreSQL database's in the data directory),
+  mode 0600, and its name printed with the command that restores it; \`--no-backup\`
+  skips it. The summary says what was removed.
+
 A summary goes to stderr; \`--json\` prints \`{"chambers":N,"members":N,"events":N}\` on
 stdout.
 
@@ -69,12 +86,12 @@ ${SNAPSHOT_DB}`,
     examples: [
       'chamberctl snapshot import directory.snapshot --db ./copy.db',
       'chamberctl snapshot import directory.snapshot --db postgres://chamber@db.internal/directory',
-      'gunzip -c directory.snapshot.gz | chamberctl snapshot import - --replace --json',
+      'gunzip -c directory.snapshot.gz | chamberctl snapshot import - --replace --yes --json',
     ],
     exitCodes: [
       [0, 'the snapshot was loaded'],
-      [1, 'the file or the database cannot be read or written; no to the question of `--replace`'],
-      [2, 'a usage error; `--replace` over local changes not pushed yet without a terminal and without `--yes`'],
+      [1, 'the file or the database cannot be read or written; no to the question of `--replace`; `--replace` while a `serve` has the database open'],
+      [2, 'a usage error; `--replace` of a database that holds anything, without a terminal and without `--yes` (nothing changed)'],
       [5, 'the file was refused: a bad line (or one over 1 MiB), a bad reference, an id already in the database; nothing was imported'],
       [130, 'interrupted by Ctrl-C (at the question too); nothing was imported'],
     ],

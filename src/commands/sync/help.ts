@@ -145,14 +145,15 @@ ${COPY_DB}`,
     description: `Drops a pending change and the local record it made, named by the change's id
 (\`chg_…\`) or the record's (\`ch_…\`, \`mb_…\`), as \`sync status\` lists them. A chamber
 that pending members or subsidiaries refer to can be discarded once they are. On a
-terminal it asks first (\`--yes\` does not); in a script it does not ask.
+terminal it asks first (\`--yes\` does not); off one it needs \`--yes\` (exit 2 without it,
+nothing discarded; \`chamberctl help destructive\`).
 
 ${COPY_DB}`,
     examples: ['chamberctl sync discard chg_VbmIU7b7Md1A1PFN --db ~/dir.db', 'chamberctl sync discard mb_3kR9vXq2LmN8pT4w --db ~/dir.db --yes'],
     exitCodes: [
       [0, 'the change and its record are gone'],
       [1, 'no to the question (nothing was discarded); other pending changes refer to it; the database cannot be opened'],
-      [2, 'a usage error: `--db :memory:`'],
+      [2, 'a usage error: `--db :memory:`; no terminal and no `--yes`'],
       [4, 'there is no pending change ID, nor one that made that record; the `--db` file does not exist'],
       [130, 'interrupted by Ctrl-C at the question'],
     ],

@@ -42,7 +42,7 @@ export function registerSync(program: Command, ctx: CliContext): void {
     .description('Drop one pending local change, and the record it made')
     .argument('<id>', 'the change (chg_…), or the local record it made (ch_…, mb_…), as `sync status` lists them')
     .option(dbOption, copyHelp)
-    .option('--yes', 'do not ask first (on a terminal it asks)')
+    .option('--yes', 'do not ask first (required without a terminal)')
     .action(async (changeId: string, opts: SyncOptions, cmd: Command) => {
       const { runSyncDiscard } = await import('./sync.js');
       await runSyncDiscard(changeId, opts, globals(cmd), ctx);

@@ -9,7 +9,6 @@ import type { CopyStore } from '../../storage/copy-store.js';
 import { copyExists, openCopy } from '../../sync/open-copy.js';
 import { newPullStats, pull, PullInterrupted } from '../../sync/pull.js';
 import { changeLabel, push } from '../../sync/push.js';
-import { canPrompt } from '../shared/ask.js';
 import { terminalLine } from '../../core/terminal-text.js';
 
 export interface SyncOptions {
@@ -216,19 +215,20 @@ export async function runSyncPush(opts: SyncOptions, globals: GlobalOptions, ctx
   }, { mustExist: true });
 }
 
-/** `id`: the change, or the local record it made. On a terminal it asks first, unless --yes. */
+/** `id`: the change, or the local record it made. On a terminal it asks first; off one it needs --yes. */
 export async function runSyncDiscard(id: string, opts: SyncOptions, globals: GlobalOptions, ctx: CliContext): Promise<void> {
   const output = await createOutput(globals, ctx);
   await withCopy(opts, ctx, async (copy) => {
     const change = (await copy.change(id)) ?? (await copy.changeFor(id));
     if (!change) throw new CliError(`there is no pending change ${JSON.stringify(id)}, nor one that made that record (see \`chamberctl sync status\`)`, ExitCode.NOT_FOUND);
     const what = `${changeLabel(change)} (${change.record_id})`;
-    if (!opts.yes && canPrompt(ctx)) {
-      const { openAsker } = await import('../shared/ask.js');
-      if (!(await (await openAsker(ctx)).confirm(`Discard the local ${what}? It was never pushed, and is gone for good`))) {
-        throw new CliError('nothing was discarded', ExitCode.FAILURE);
-      }
-    }
+    const { confirmDestructive } = await import('../shared/ask.js');
+    await confirmDestructive(ctx, {
+      yes: opts.yes,
+      question: `Discard the local ${what}? It was never pushed, and is gone for good`,
+      offTerminal: `sync discard deletes the local ${what}, never pushed, for good`,
+      declined: 'nothing was discarded',
+    });
     const r = await copy.discard(change.id);
     if (r === 'missing') throw new CliError(`there is no pending change ${JSON.stringify(id)} (see \`chamberctl sync status\`)`, ExitCode.NOT_FOUND);
     if (r !== 'discarded') {

@@ -255,9 +255,15 @@ export class PgStorage implements DirectoryStore {
     if (f.since) where.add('at', f.since, '>=');
     if (f.clientId !== undefined) {
       if (!lookable(f.clientId)) return [];
-      // what the client did, and what was done to it (client.* records: client_id null, target the client)
-      where.raw(`(client_id = $${where.args.length + 1} OR (client_id IS NULL AND target = $${where.args.length + 1}))`);
-      where.args.push(f.clientId);
+      where.add('client_id', f.clientId);
+    }
+    if (f.target !== undefined) {
+      if (!lookable(f.target)) return [];
+      where.add('target', f.target);
+    }
+    if (f.actions) {
+      where.args.push(...f.actions);
+      where.raw(`action IN (${f.actions.map((_, i) => `$${where.args.length - f.actions!.length + i + 1}`).join(', ') || 'NULL'})`);
     }
     return this.pool.query<AuditRecord>(
       `SELECT ${AUDIT_COLUMNS} FROM audit${where.sql()} ORDER BY at DESC, seq DESC LIMIT $${where.args.length + 1}`,

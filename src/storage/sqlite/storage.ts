@@ -218,8 +218,9 @@ export class Storage {
     const where: string[] = [];
     const args: unknown[] = [];
     if (f.since) (where.push('at >= ?'), args.push(f.since));
-    // what the client did, and what was done to it (client.* records: client_id null, target the client)
-    if (f.clientId !== undefined) (where.push('(client_id = ? OR (client_id IS NULL AND target = ?))'), args.push(f.clientId, f.clientId));
+    if (f.clientId !== undefined) (where.push('client_id = ?'), args.push(f.clientId));
+    if (f.target !== undefined) (where.push('target = ?'), args.push(f.target));
+    if (f.actions) (where.push(`action IN (${f.actions.map(() => '?').join(', ') || 'NULL'})`), args.push(...f.actions));
     return this.stmt(
       `SELECT ${AUDIT_COLUMNS} FROM audit${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY at DESC, seq DESC LIMIT ?`,
     ).all(...args, f.limit) as AuditRecord[];

@@ -97,13 +97,13 @@ describe('chamberctl config', () => {
 
   it('set base-url of another origin forgets the saved secret, unless --keep-secret', async () => {
     const other = 'http://127.0.0.1:1';
-    const kept = await cli.run(['config', 'set', 'base-url', other, '--keep-secret']);
+    const kept = await cli.run(['config', 'set', 'base-url', other, '--keep-secret', '--yes']);
     expect(kept.exitCode).toBe(0);
     expect(await configFile()).toContain(server.clientSecret);
-    await cli.run(['config', 'set', 'base-url', server.baseUrl, '--keep-secret']);
+    await cli.run(['config', 'set', 'base-url', server.baseUrl, '--keep-secret', '--yes']);
     expect((await cli.run(['chambers', 'list'])).exitCode).toBe(0);
 
-    const moved = await cli.run(['config', 'set', 'base-url', other]);
+    const moved = await cli.run(['config', 'set', 'base-url', other, '--yes']);
     expect(moved.exitCode).toBe(0);
     expect(moved.stderr).toBe(
       `profile "default": base-url = ${other} (another origin: the saved secret and cached tokens removed; \`chamberctl login\` asks for its secret)\n`,

@@ -54,7 +54,7 @@ describe('help topics', () => {
   });
 
   it.each([
-    [['help', 'bogus'], 'error: no help for "bogus": "bogus" is not a command of chamberctl; topics: exit-codes, environment, output, csv-format, api-versions, offline, http; commands: chambers,'],
+    [['help', 'bogus'], 'error: no help for "bogus": "bogus" is not a command of chamberctl; topics: exit-codes, environment, output, csv-format, api-versions, offline, http, destructive; commands: chambers,'],
     [['--profile', 'x', 'help', 'exit-code'], 'error: no help for "exit-code"'],
     [['help', 'chambers', 'bogus'], 'error: no help for "chambers bogus": "bogus" is not a command of chamberctl chambers; commands: list, get, create'],
   ])('%j is a usage error (exit 2), not the main help', async (args, message) => {

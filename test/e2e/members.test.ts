@@ -162,7 +162,7 @@ describe('what the interface cannot do', () => {
 
   it('the hidden verbs stay out of --help', async () => {
     const help = await cli.run(['members', '--help']);
-    expect(help.stdout).toMatch(/\n {2}get <chamber-id> <member-id>/);
+    expect(help.stdout).toMatch(/\n {2}get (\[options\] )?<chamber-id> <member-id>/);
     expect(help.stdout).not.toMatch(/\n {2}(delete|update)\b/);
   });
 });

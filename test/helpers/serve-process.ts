@@ -65,7 +65,11 @@ export async function startServeProcess(args: string[], env: Record<string, stri
       check.stopping();
       // as a supervisor signals it: execa's own kill() would add a SIGKILL 5 s later, which
       // a serve that drains before it stops (serve --drain) outlasts
-      process.kill(proc.pid!, signal);
+      try {
+        process.kill(proc.pid!, signal);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e; // it has exited already
+      }
       const r = await proc;
       await check.report();
       return { exitCode: r.exitCode, ...output() };

@@ -18,7 +18,7 @@ export function missingPasswordReason(url: string, err: unknown, env: NodeJS.Pro
   } catch {
     return undefined;
   }
-  if (parsed.password || env.PGPASSWORD) return undefined;
+  if (parsed.password || parsed.searchParams.has('password') || env.PGPASSWORD) return undefined; // ?password= as libpq takes it
   const file = env.PGPASSFILE || join(homedir(), '.pgpass');
   let ignored = '';
   let mode: number | undefined;

@@ -61,11 +61,20 @@ async function startPgBouncer(pgUrl: URL): Promise<number> {
   if (process.getuid?.() === 0) {
     asUser.uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }));
     asUser.gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }));
-    for (const f of ['pgbouncer.ini', 'userlist.txt']) chownSync(join(dir, f), asUser.uid, asUser.gid);
+    for (const f of ['', 'pgbouncer.ini', 'userlist.txt']) chownSync(join(dir, f), asUser.uid, asUser.gid); // its log and pid files go here too
   }
-  children.push(spawn('pgbouncer', [join(dir, 'pgbouncer.ini')], { stdio: 'ignore', ...asUser }));
-  await new Promise((r) => setTimeout(r, 500));
-  return port;
+  children.push(spawn('pgbouncer', [join(dir, 'pgbouncer.ini')], { stdio: 'inherit', ...asUser }));
+  for (let i = 0; i < 100; i++) {
+    const c = new pg.Client({ host: '127.0.0.1', port, user: pgUrl.username, password: PASSWORD, database: 'directory' });
+    try {
+      await c.connect();
+      await c.end();
+      return port;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`PgBouncer did not answer on port ${port}: see ${join(dir, 'pgbouncer.log')}`);
 }
 
 /** The built serve on `db`; its base URL once it serves. */
@@ -104,6 +113,7 @@ async function main(): Promise<void> {
   const pooled = new URL(direct);
   pooled.port = String(await startPgBouncer(direct));
   pooled.password = PASSWORD;
+  pooled.pathname = '/directory'; // the database's name in pgbouncer.ini
   const bases: Record<string, string> = {};
   bases.direct = await serve('direct', direct.toString(), []); // migrates and seeds
   bases.unnamed = await serve('unnamed', direct.toString(), ['--pg-pooler', 'transaction']);
